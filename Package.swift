@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// dlib is mostly header templates: unoptimised, one HOG pass takes seconds, so the shim is built
+// with -O2 in debug too. Only CDlibFace carries unsafeFlags; VigilCore and VigilCrypto never do.
+let dlibOptimised: [CXXSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+
+let package = Package(
+    name: "Vigil",
+    products: [
+        .executable(name: "vigil", targets: ["vigil"]),
+        .library(name: "VigilCore", targets: ["VigilCore"]),
+        .library(name: "VigilFace", targets: ["VigilFace"]),
+    ],
+    targets: [
+        .target(name: "VigilCore"),
+        .target(
+            name: "CDlibFace",
+            cxxSettings: dlibOptimised + [.define("DLIB_NO_GUI_SUPPORT")],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("m")]
+        ),
+        .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace"]),
+        .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)
