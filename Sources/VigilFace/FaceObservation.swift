@@ -1,0 +1,96 @@
+import VigilCore
+
+/// Everything the analyzer measured about one face in one frame.
+public struct FaceObservation: Codable, Hashable, Sendable {
+    /// How the face was found in this frame.
+    public enum Source: String, Codable, Sendable {
+        /// Found by the HOG detector.
+        case detected
+        /// Followed from the previous frame's face region without a detection.
+        case tracked
+    }
+
+    /// Face box in the detector's convention (source image pixels); landmarks are predicted inside it.
+    public var box: Rect
+    /// Detector confidence; for tracked frames, the last detection's score.
+    public var score: Double
+    /// 68 landmarks in iBUG 300-W order.
+    public var landmarks: [Point2D]
+    /// Head orientation.
+    public var pose: HeadPose
+    /// Eye aspect ratio per eye (the person's own left and right); ~0.3 open, < 0.15 closed.
+    public var eyes: EyeOpenness
+    /// Mouth aspect ratio: inner-lip gap over mouth width; ~0 closed, > 0.3 wide open.
+    public var mouth: Double
+    /// Image quality of the face region.
+    public var quality: FaceQuality
+    /// Placement of the face in the frame.
+    public var placement: FacePlacement
+    /// Detection or tracking.
+    public var source: Source
+    /// Frames since the last real detection (0 when detected in this frame).
+    public var framesSinceDetection: Int
+
+    /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
+    public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
+                quality: FaceQuality, placement: FacePlacement, source: Source, framesSinceDetection: Int) {
+        self.box = box
+        self.score = score
+        self.landmarks = landmarks
+        self.pose = pose
+        self.eyes = eyes
+        self.mouth = mouth
+        self.quality = quality
+        self.placement = placement
+        self.source = source
+        self.framesSinceDetection = framesSinceDetection
+    }
+}
+
+/// Eye aspect ratios of the person's own left and right eye.
+public struct EyeOpenness: Codable, Hashable, Sendable {
+    /// The person's left eye (image right in an unmirrored frame).
+    public var left: Double
+    /// The person's right eye.
+    public var right: Double
+
+    /// Creates a pair of ratios.
+    public init(left: Double, right: Double) {
+        self.left = left
+        self.right = right
+    }
+}
+
+/// Brightness, contrast and sharpness of the face region.
+public struct FaceQuality: Codable, Hashable, Sendable {
+    /// Variance of the Laplacian on the face resampled to 128 px wide; below ~20 is blurry.
+    public var sharpness: Double
+    /// Mean luminance in [0, 1].
+    public var brightness: Double
+    /// Standard deviation of luminance in [0, 1].
+    public var contrast: Double
+
+    /// Creates a quality record.
+    public init(sharpness: Double, brightness: Double, contrast: Double) {
+        self.sharpness = sharpness
+        self.brightness = brightness
+        self.contrast = contrast
+    }
+}
+
+/// Where the face sits in the frame.
+public struct FacePlacement: Codable, Hashable, Sendable {
+    /// Face box size relative to the frame: the larger of width and height ratios.
+    public var relativeSize: Double
+    /// Offset of the face centre from the frame centre, in fractions of frame width and height.
+    public var centerOffset: Point2D
+    /// Distance between the eye centres in pixels.
+    public var interocularDistance: Double
+
+    /// Creates a placement record.
+    public init(relativeSize: Double, centerOffset: Point2D, interocularDistance: Double) {
+        self.relativeSize = relativeSize
+        self.centerOffset = centerOffset
+        self.interocularDistance = interocularDistance
+    }
+}

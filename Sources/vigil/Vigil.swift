@@ -1,0 +1,42 @@
+import Foundation
+import VigilFace
+
+/// The `vigil` command-line entry point.
+@main
+struct Vigil {
+    static let usage = """
+    usage: vigil <command> [arguments]
+      analyze IMAGE...       faces, landmarks, head pose, eye/mouth openness, quality (JSON)
+      compare A B            1:1 face comparison (exit 0 match, 1 no match, 2 error)
+    """
+
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard !arguments.isEmpty else {
+            CLIError.usage(usage).report()
+            exit(2)
+        }
+        let command = arguments.removeFirst()
+        do {
+            let status: Int32
+            switch command {
+            case "analyze": status = try AnalyzeCommand.run(arguments)
+            case "compare": status = try CompareCommand.run(arguments)
+            case "help", "--help", "-h":
+                print(usage)
+                status = 0
+            default: throw CLIError.usage("unknown command '\(command)'\n\(usage)")
+            }
+            exit(status)
+        } catch let error as CLIError {
+            error.report()
+            exit(error.exitCode)
+        } catch let error as ModelError {
+            CLIError(code: "models_missing", message: error.description).report()
+            exit(2)
+        } catch {
+            CLIError(code: "internal", message: String(describing: error)).report()
+            exit(2)
+        }
+    }
+}
