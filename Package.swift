@@ -17,7 +17,8 @@ let package = Package(
         .target(
             name: "CDlibFace",
             cxxSettings: dlibOptimised + [.define("DLIB_NO_GUI_SUPPORT")],
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("m"),
+                            .linkedLibrary("jpeg"), .linkedLibrary("png")]
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace"]),

@@ -65,7 +65,7 @@ public struct HeadPoseEstimator: Sendable {
         let degrees = 180 / Double.pi
         let yaw = atan2(facing.x, -facing.z) * degrees
         let pitch = atan2(-facing.y, (facing.x * facing.x + facing.z * facing.z).squareRoot()) * degrees
-        let roll = atan2(r1.y, r1.x) * degrees
+        let roll = atan2(r2.x, r1.x) * degrees
         return HeadPose(yaw: yaw, pitch: pitch, roll: roll)
     }
 

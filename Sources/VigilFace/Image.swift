@@ -85,6 +85,27 @@ public struct Image: Sendable {
         try self.init(encoded: try Data(contentsOf: url), maxPixels: maxPixels)
     }
 
+    /// JPEG encoding at `quality` (1-100).
+    public func jpegData(quality: Int = 90) -> [UInt8] {
+        encoded { vf_encode_jpeg($0, width, height, Int32(min(max(quality, 1), 100)), $1, $2) }
+    }
+
+    /// Lossless PNG encoding.
+    public func pngData() -> [UInt8] {
+        encoded { vf_encode_png($0, width, height, $1, $2) }
+    }
+
+    private func encoded(_ encode: (UnsafePointer<UInt8>, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                                    UnsafeMutablePointer<Int>) -> Int32) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = rgb.withUnsafeBufferPointer { encode($0.baseAddress!, &buffer, &length) }
+        defer { vf_free(buffer) }
+        // Encoding a valid in-memory RGB buffer fails only when memory runs out.
+        precondition(status == VF_OK && buffer != nil, "image encoder failed (out of memory)")
+        return Array(UnsafeBufferPointer(start: buffer, count: length))
+    }
+
     /// Luminance of `region` (clipped to the image), resampled by box averaging to `scale`.
     public func grayscale(region: Rect? = nil, scale: Double = 1) -> GrayImage {
         let bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))

@@ -31,6 +31,11 @@ typedef struct { long left, top, right, bottom; } vf_rect;
 int vf_decode(const uint8_t *bytes, size_t length, int format,
               uint8_t *rgb_out, long width, long height, char *message, size_t message_length);
 
+/// Encodes interleaved RGB as JPEG (quality 1-100) or PNG into a buffer the caller frees with vf_free.
+int vf_encode_jpeg(const uint8_t *rgb, long width, long height, int quality, uint8_t **out, size_t *out_length);
+int vf_encode_png(const uint8_t *rgb, long width, long height, uint8_t **out, size_t *out_length);
+void vf_free(void *pointer);
+
 /// HOG frontal face detector. Not thread-safe: one per worker. Owned by the caller.
 typedef struct vf_detector vf_detector;
 vf_detector *vf_detector_create(void);

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilFace
+
+@Suite struct FaceAnalyzerTests {
+    static let portraits = ["obama.jpg", "obama2.jpg", "biden.jpg", "grace_hopper.jpg"]
+
+    @Test(arguments: portraits) func findsExactlyOneFaceInEachPortrait(_ name: String) throws {
+        let faces = try Fixtures.analyzer(.photos).detect(in: Fixtures.image(name))
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(face.score >= DetectionOptions.photos.minScore)
+        #expect(face.landmarks.count == 68)
+        #expect(face.source == .detected)
+    }
+
+    @Test(arguments: portraits) func landmarksAreAnatomicallyOrdered(_ name: String) throws {
+        let face = try #require(try Fixtures.analyzer(.photos).detect(in: Fixtures.image(name)).first)
+        let p = face.landmarks
+        let rightEye = FaceGeometry.centre(p[36...41]), leftEye = FaceGeometry.centre(p[42...47])
+        let mouth = FaceGeometry.centre(p[48...59])
+        #expect(leftEye.x > rightEye.x, "the person's left eye is on the image's right")
+        #expect(max(leftEye.y, rightEye.y) < p[30].y, "eyes above the nose tip")
+        #expect(p[30].y < mouth.y, "nose tip above the mouth")
+        #expect(mouth.y < p[8].y, "mouth above the chin")
+        #expect(p.allSatisfy { face.box.scaled(by: 1.5).intersection(Rect(x: $0.x, y: $0.y, width: 0.1, height: 0.1)) != nil })
+    }
+
+    @Test func frontalPortraitHasNearZeroPose() throws {
+        let face = try #require(try Fixtures.analyzer(.photos).detect(in: Fixtures.image("obama.jpg")).first)
+        #expect(abs(face.pose.yaw) < 8 && abs(face.pose.pitch) < 8 && abs(face.pose.roll) < 5, "\(face.pose)")
+    }
+
+    @Test(arguments: [-15.0, 15.0]) func rollFollowsAnInPlaneRotation(_ degrees: Double) throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer(.photos)
+        let upright = try #require(analyzer.detect(in: photo).first)
+        let theta = degrees * .pi / 180, c = Point2D(x: upright.box.midX, y: upright.box.midY)
+        // Rotating the content clockwise by theta: sample the source at the inverse rotation.
+        let rotated = photo.remapped(width: photo.width, height: photo.height) { x, y in
+            let dx = Double(x) - c.x, dy = Double(y) - c.y
+            return Point2D(x: c.x + dx * cos(theta) + dy * sin(theta), y: c.y - dx * sin(theta) + dy * cos(theta))
+        }
+        let face = try #require(analyzer.detect(in: rotated).first)
+        #expect(abs(face.pose.roll - upright.pose.roll - degrees) < 4, "\(face.pose)")
+    }
+
+    @Test func opennessAndQualityAreInPlausibleRanges() throws {
+        let face = try #require(try Fixtures.analyzer(.photos).detect(in: Fixtures.image("obama.jpg")).first)
+        #expect((0.15...0.45).contains(face.eyes.left) && (0.15...0.45).contains(face.eyes.right), "\(face.eyes)")
+        #expect((0...0.6).contains(face.mouth))
+        #expect((0.2...0.8).contains(face.quality.brightness))
+        #expect(face.quality.contrast > 0.05)
+        #expect(face.quality.sharpness > 50)
+        #expect(face.placement.interocularDistance > 60)
+    }
+
+    @Test func blurAndDarknessShowInQuality() throws {
+        let analyzer = try Fixtures.analyzer(.photos)
+        let photo = try Fixtures.image("obama.jpg")
+        let sharp = try #require(analyzer.detect(in: photo).first)
+        let blurred = photo.resized(width: 227, height: 284).resized(width: 910, height: 1137)
+        let dark = try Image(rgb: photo.rgb.map { $0 / 4 }, width: photo.width, height: photo.height)
+        let blurredFace = try #require(analyzer.detect(in: blurred).first)
+        #expect(blurredFace.quality.sharpness < sharp.quality.sharpness / 4)
+        if let darkFace = analyzer.detect(in: dark).first {
+            #expect(darkFace.quality.brightness < sharp.quality.brightness / 3)
+        }
+    }
+
+    @Test func imagesWithoutFacesGiveNoDetections() throws {
+        let analyzer = try Fixtures.analyzer(.photos)
+        var rng = SplitMix64(state: 7)
+        let noise = try Image(rgb: (0..<(640 * 480 * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) }, width: 640, height: 480)
+        let flat = try Image(rgb: [UInt8](repeating: 128, count: 640 * 480 * 3), width: 640, height: 480)
+        #expect(analyzer.detect(in: noise).isEmpty)
+        #expect(analyzer.detect(in: flat).isEmpty)
+    }
+
+    @Test func cameraFramesAreDetectedOnADownscaledCopy() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer()
+        let face = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: face.box)
+        let found = try #require(analyzer.detect(in: frame).first)
+        #expect(abs(found.box.midX - 320) < 30 && abs(found.box.midY - 240) < 40, "\(found.box)")
+        #expect((0.3...0.6).contains(found.placement.relativeSize))
+    }
+
+    /// A face turning 0 -> 65 -> 0 degrees (as a turned plane, past where HOG finds it) while
+    /// drifting sideways: tracking keeps it in every frame and its landmarks follow it.
+    @Test func trackingFollowsAFaceThroughASteepTurn() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer()
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let centre = Point2D(x: 320, y: 240)
+        var previous = try #require(analyzer.detect(in: frame).first)
+        var trackedWithoutDetection = 0
+        let angles = (0...13).map { Double($0) * 5 } + (0...13).reversed().map { Double($0) * 5 }
+        for (step, angle) in angles.enumerated() {
+            let shift = Double(step) * 4
+            let turned = Fixtures.turned(frame, degrees: angle, centre: centre, shift: shift)
+            let face = try #require(analyzer.track(in: turned, previous: previous), "lost at \(angle) degrees")
+            if face.source == .tracked { trackedWithoutDetection += 1 }
+            let nose = face.landmarks[30]
+            #expect(abs(nose.x - (centre.x + shift)) < 45 && abs(nose.y - previous.landmarks[30].y) < 25,
+                    "step \(step): nose at \(nose)")
+            previous = face
+        }
+        #expect(trackedWithoutDetection >= 1, "the turn never defeated detection, so tracking was not exercised")
+    }
+
+    @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer(DetectionOptions(maxTrackedFrames: 3))
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        var face = try #require(analyzer.detect(in: Fixtures.frame(from: photo, face: portrait.box)).first)
+        let blank = try Image(rgb: [UInt8](repeating: 90, count: 640 * 480 * 3), width: 640, height: 480)
+        var followed = 0
+        while let next = analyzer.track(in: blank, previous: face) {
+            #expect(next.source == .tracked)
+            face = next
+            followed += 1
+            if followed > 3 { break }
+        }
+        #expect(followed <= 3)
+    }
+}

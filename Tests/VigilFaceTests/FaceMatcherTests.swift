@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilFace
+
+@Suite struct FaceMatcherTests {
+    static func descriptor(_ image: Image, _ analyzer: FaceAnalyzer) throws -> FaceDescriptor {
+        let face = try #require(analyzer.detect(in: image).first)
+        return try analyzer.descriptor(for: face, in: image)
+    }
+
+    @Test func samePersonStaysBelowThresholdUnderCropScaleAndRecompression() throws {
+        let analyzer = try Fixtures.analyzer(.photos)
+        let photo = try Fixtures.image("obama.jpg")
+        let reference = try Self.descriptor(photo, analyzer)
+        let box = try #require(analyzer.detect(in: photo).first).box
+        let variants: [String: Image] = [
+            "crop": try #require(photo.cropped(to: box.scaled(by: 2.2))),
+            "half scale": photo.resized(width: 455, height: 568),
+            "jpeg q30": try Image(encoded: photo.jpegData(quality: 30)),
+            "other photo": try Fixtures.image("obama2.jpg"),
+        ]
+        let matcher = FaceMatcher()
+        for (name, variant) in variants {
+            let match = matcher.compare(reference, try Self.descriptor(variant, analyzer))
+            #expect(match.matched, "\(name): \(match.distance)")
+            if name != "other photo" { #expect(match.distance < 0.2, "\(name): \(match.distance)") }
+        }
+    }
+
+    @Test func differentPeopleStayAboveThreshold() throws {
+        let analyzer = try Fixtures.analyzer(.photos)
+        let people = try ["obama.jpg", "biden.jpg", "grace_hopper.jpg"].map { try Self.descriptor(Fixtures.image($0), analyzer) }
+        let matcher = FaceMatcher()
+        for i in 0..<people.count {
+            for j in (i + 1)..<people.count {
+                let match = matcher.compare(people[i], people[j])
+                #expect(!match.matched && match.distance > 0.65, "\(i) vs \(j): \(match.distance)")
+                #expect(match.similarity < 0.5)
+            }
+        }
+    }
+
+    @Test func similarityIsOneHalfAtTheThresholdAndFallsWithDistance() {
+        let zero = FaceDescriptor([Float](repeating: 0, count: 128))
+        func at(_ distance: Float) -> FaceDescriptor { FaceDescriptor([distance] + [Float](repeating: 0, count: 127)) }
+        let matcher = FaceMatcher(threshold: 0.5)
+        #expect(abs(matcher.compare(zero, at(0.5)).similarity - 0.5) < 1e-9)
+        #expect(matcher.compare(zero, at(0.5)).matched)
+        #expect(!matcher.compare(zero, at(0.51)).matched)
+        let scores = [0.0, 0.3, 0.6, 0.9].map { matcher.compare(zero, at(Float($0))).similarity }
+        #expect(scores == scores.sorted(by: >))
+        #expect(scores.allSatisfy { (0...1).contains($0) })
+    }
+
+    @Test func missingModelsNameTheFileAndTheSetupCommand() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-no-models-\(UUID())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        do {
+            _ = try FaceModels(directory: empty)
+            Issue.record("loading from an empty directory succeeded")
+        } catch {
+            #expect(error.description.contains("mean_face_68.txt") && error.description.contains("scripts/setup"))
+        }
+    }
+
+    @Test func corruptModelFilesAreReportedNotFatal() throws {
+        let models = FaceModels.defaultDirectory
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-bad-models-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: models.appendingPathComponent(FaceModels.meanFaceFile),
+                                         to: dir.appendingPathComponent(FaceModels.meanFaceFile))
+        try Data("not a model".utf8).write(to: dir.appendingPathComponent(FaceModels.shapePredictorFile))
+        try Data("not a model".utf8).write(to: dir.appendingPathComponent(FaceModels.encoderFile))
+        #expect(throws: ModelError.self) { try FaceModels(directory: dir) }
+    }
+
+    @Test func poolGivesTheSameAnswersConcurrentlyAsSerially() async throws {
+        let pool = try AnalyzerPool(models: Fixtures.models.get(), size: 2, options: .photos)
+        let images = try ["obama.jpg", "obama2.jpg", "biden.jpg", "grace_hopper.jpg"].map(Fixtures.image)
+        let serial = images.map { image in pool.withAnalyzer { $0.detect(in: image).first?.landmarks } }
+        let concurrent = await withTaskGroup(of: (Int, [Point2D]?).self) { group in
+            for (i, image) in images.enumerated() {
+                group.addTask { (i, pool.withAnalyzer { $0.detect(in: image).first?.landmarks }) }
+            }
+            var out = [[Point2D]?](repeating: nil, count: images.count)
+            for await (i, landmarks) in group { out[i] = landmarks }
+            return out
+        }
+        #expect(serial == concurrent)
+        #expect(serial.allSatisfy { $0 != nil })
+    }
+}
