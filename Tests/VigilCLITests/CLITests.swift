@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Runs the built `vigil` executable as a user would and checks exit codes and JSON.
+@Suite struct CLITests {
+    struct Run {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+        var json: Any? { try? JSONSerialization.jsonObject(with: stdout) }
+        var errorCode: String? {
+            let line = stderr.split(separator: "\n").last.map(String.init) ?? ""
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: String]]
+            return object?["error"]?["code"]
+        }
+    }
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["VIGIL_BINARY"] { return URL(fileURLWithPath: path) }
+        // The test bundle sits beside the products in the build directory.
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("vigil")
+    }
+
+    static var fixtures: String {
+        ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ bytes: Data, suffix: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID())\(suffix)")
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    @Test func analyzePrintsFacesWithLandmarksPoseAndQuality() throws {
+        let result = try Self.run(["analyze", "\(Self.fixtures)/obama.jpg"])
+        #expect(result.status == 0)
+        let images = try #require(result.json as? [[String: Any]])
+        let image = try #require(images.first)
+        #expect(image["width"] as? Int == 910 && image["height"] as? Int == 1137)
+        let face = try #require((image["faces"] as? [[String: Any]])?.first)
+        #expect((face["landmarks"] as? [[Double]])?.count == 68)
+        for key in ["box", "score", "pose", "eyes", "mouth", "quality"] { #expect(face[key] != nil, "missing \(key)") }
+        let box = try #require(face["box"] as? [String: Double])
+        #expect(Set(box.keys) == ["x", "y", "width", "height"])
+        #expect(Set((face["quality"] as? [String: Double])?.keys ?? [:].keys) == ["sharpness", "brightness", "contrast"])
+    }
+
+    @Test func analyzeExitsTwoWhenAnyFileIsNotAnImage() throws {
+        let junk = try Self.temporaryFile(Data("definitely not a jpeg".utf8), suffix: ".jpg")
+        let result = try Self.run(["analyze", "\(Self.fixtures)/obama.jpg", junk, "/nonexistent/x.png"])
+        #expect(result.status == 2)
+        #expect(result.errorCode == "bad_image")
+        let images = try #require(result.json as? [[String: Any]])
+        #expect(images.count == 3)
+        #expect(images[0]["faces"] != nil && images[1]["error"] != nil && images[2]["error"] != nil)
+    }
+
+    @Test func compareMatchesTheSamePerson() throws {
+        let result = try Self.run(["compare", "\(Self.fixtures)/obama.jpg", "\(Self.fixtures)/obama2.jpg"])
+        #expect(result.status == 0)
+        let report = try #require(result.json as? [String: Any])
+        #expect(report["matched"] as? Bool == true)
+        #expect((report["distance"] as? Double ?? 1) < 0.6)
+        #expect(report["threshold"] as? Double == 0.6)
+        #expect(report["facesInA"] as? Int == 1)
+    }
+
+    @Test func compareExitsOneForDifferentPeople() throws {
+        let result = try Self.run(["compare", "\(Self.fixtures)/obama.jpg", "\(Self.fixtures)/biden.jpg"])
+        #expect(result.status == 1)
+        #expect((result.json as? [String: Any])?["matched"] as? Bool == false)
+    }
+
+    @Test func compareReportsAnImageWithoutAFace() throws {
+        // The CLI test links no Vigil module, so the flat grey PNG is built here from the format.
+        let png = try Self.temporaryFile(Self.flatPNG(width: 64, height: 64), suffix: ".png")
+        let result = try Self.run(["compare", png, "\(Self.fixtures)/obama.jpg"])
+        #expect(result.status == 2)
+        #expect(result.errorCode == "no_face")
+    }
+
+    @Test func compareRefusesBadImagesAndBadOptions() throws {
+        let junk = try Self.temporaryFile(Data([0xFF, 0xD8, 0xFF]), suffix: ".jpg")
+        #expect(try Self.run(["compare", junk, "\(Self.fixtures)/obama.jpg"]).errorCode == "bad_image")
+        let badThreshold = try Self.run(["compare", "a", "b", "--threshold", "lots"])
+        #expect(badThreshold.status == 2 && badThreshold.errorCode == "usage")
+        #expect(try Self.run(["compare", "only-one"]).status == 2)
+    }
+
+    @Test func missingModelsAreAClearErrorNamingSetup() throws {
+        let result = try Self.run(["analyze", "\(Self.fixtures)/obama.jpg"], environment: ["VIGIL_MODELS": "/nonexistent"])
+        #expect(result.status == 2)
+        #expect(result.errorCode == "models_missing")
+        #expect(result.stderr.contains("scripts/setup"))
+    }
+
+    @Test func unknownCommandsAndNoArgumentsExitTwo() throws {
+        #expect(try Self.run(["frobnicate"]).status == 2)
+        #expect(try Self.run([]).status == 2)
+        #expect(try Self.run(["analyze", "--bogus"]).errorCode == "usage")
+    }
+
+    /// A valid PNG of one grey level with stored (uncompressed) deflate blocks, built from the spec.
+    static func flatPNG(width: Int, height: Int) -> Data {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func crc(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(UInt32(data.count)) + body + be32(crc(body))
+        }
+        let raw = (0..<height).flatMap { _ in [UInt8(0)] + [UInt8](repeating: 128, count: width) }
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        let length = UInt16(raw.count)
+        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            + raw + be32(b << 16 | a)
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+    }
+}
