@@ -9,6 +9,7 @@ let package = Package(
     name: "Vigil",
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
+        .executable(name: "vigil-bench", targets: ["VigilBench"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilFace", targets: ["VigilFace"]),
     ],
@@ -22,6 +23,7 @@ let package = Package(
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace"]),
+        .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
     ],

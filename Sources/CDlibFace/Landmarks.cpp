@@ -10,6 +10,9 @@ struct vf_shape_model { dlib::shape_predictor predictor; };
 extern "C" vf_detector *vf_detector_create(void) {
     try { return new vf_detector(); } catch (...) { return nullptr; }
 }
+extern "C" vf_detector *vf_detector_clone(const vf_detector *detector) {
+    try { return detector ? new vf_detector(*detector) : nullptr; } catch (...) { return nullptr; }
+}
 extern "C" void vf_detector_destroy(vf_detector *detector) { delete detector; }
 
 extern "C" int vf_detector_run(vf_detector *detector, const uint8_t *gray, long width, long height,

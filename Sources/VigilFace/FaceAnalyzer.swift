@@ -8,13 +8,17 @@ public struct DetectionOptions: Sendable, Hashable {
     public var minFaceFraction: Double
     /// Detections scoring below this are dropped (HOG finds weak false positives near 0).
     public var minScore: Double
+    /// Tracking re-anchors on a detection around the face every this many frames.
+    public var redetectInterval: Int
     /// After this many frames without a real detection, tracking gives up and asks for detection.
     public var maxTrackedFrames: Int
 
-    /// Defaults for camera frames: faces of at least 30% of the short side, score >= 0.2, 30 frames.
-    public init(minFaceFraction: Double = 0.3, minScore: Double = 0.2, maxTrackedFrames: Int = 30) {
+    /// Defaults for camera frames: faces of at least 30% of the short side, score >= 0.2,
+    /// a detection around the tracked face every 5 frames, at most 30 frames without one.
+    public init(minFaceFraction: Double = 0.3, minScore: Double = 0.2, redetectInterval: Int = 5, maxTrackedFrames: Int = 30) {
         self.minFaceFraction = minFaceFraction
         self.minScore = minScore
+        self.redetectInterval = max(1, redetectInterval)
         self.maxTrackedFrames = maxTrackedFrames
     }
 
@@ -48,7 +52,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
 
     /// Creates an analyzer over shared models (~25 MB of its own).
     public init(models: FaceModels, options: DetectionOptions = DetectionOptions()) throws(ModelError) {
-        guard let detector = vf_detector_create() else { throw .allocationFailed("a HOG detector") }
+        guard let detector = vf_detector_clone(models.detectorPrototype) else { throw .allocationFailed("a HOG detector") }
         guard let encoder = vf_encoder_clone(models.encoderPrototype) else {
             vf_detector_destroy(detector)
             throw .allocationFailed("a face encoder")
@@ -74,30 +78,29 @@ public final class FaceAnalyzer: @unchecked Sendable {
             .map { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
     }
 
-    /// Follows `previous` into this frame: a cheap detection around the previous face region, and
-    /// when that finds nothing (a turned head), landmarks predicted from the previous region.
-    /// Returns nil when the face is lost or tracked too long without a detection.
+    /// Follows `previous` into this frame: landmarks predicted in the previous face region, which
+    /// then moves with them, so a turned head that the frontal detector misses stays tracked.
+    /// Every `redetectInterval` frames a cheap detection around the face re-anchors the region.
+    /// Returns nil when the face leaves the frame or `maxTrackedFrames` pass without a detection.
     public func track(in image: Image, previous: FaceObservation) -> FaceObservation? {
-        let region = previous.box.scaled(by: 1.8)
-        let scale = min(1, 100 / max(previous.box.width, 1))
-        let candidates = runDetector(on: image.grayscale(region: region, scale: scale))
-        if let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score }) {
-            return observe(image, box: best.box, score: best.score, source: .detected, framesSinceDetection: 0)
+        let frames = previous.framesSinceDetection + 1
+        if frames % options.redetectInterval == 0 {
+            let scale = min(1, 100 / max(previous.box.width, 1))
+            let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: 1.8), scale: scale))
+            if let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score }) {
+                return observe(image, box: best.box, score: best.score, source: .detected, framesSinceDetection: 0)
+            }
         }
-        guard previous.framesSinceDetection < options.maxTrackedFrames else { return nil }
-        // Move the previous box with the landmarks: predict once, shift and rescale, predict again.
-        let first = predictLandmarks(image, box: previous.box)
-        guard let before = Rect.bounding(previous.landmarks), let after = Rect.bounding(first), before.width > 0 else {
-            return nil
-        }
-        let ratio = after.width / before.width
-        let box = Rect(x: previous.box.midX + (after.midX - before.midX) - previous.box.width * ratio / 2,
-                       y: previous.box.midY + (after.midY - before.midY) - previous.box.height * ratio / 2,
-                       width: previous.box.width * ratio, height: previous.box.height * ratio)
+        guard frames <= options.maxTrackedFrames else { return nil }
+        let landmarks = predictLandmarks(image, box: previous.box)
+        guard let bounds = Rect.bounding(landmarks), bounds.width > 1, bounds.height > 1 else { return nil }
+        let a = previous.anchor
+        let box = Rect(x: bounds.x + a.x * bounds.width, y: bounds.y + a.y * bounds.height,
+                       width: a.width * bounds.width, height: a.height * bounds.height)
         let frame = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         guard let visible = box.intersection(frame), visible.area >= 0.6 * box.area else { return nil }
-        return observe(image, box: box, score: previous.score, source: .tracked,
-                       framesSinceDetection: previous.framesSinceDetection + 1)
+        return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
+                       framesSinceDetection: frames, anchor: a)
     }
 
     /// The 128-d descriptor of a face, from a 150x150 chip aligned on its landmarks.
@@ -139,14 +142,18 @@ public final class FaceAnalyzer: @unchecked Sendable {
         return (0..<68).map { Point2D(x: Double(points[2 * $0]), y: Double(points[2 * $0 + 1])) }
     }
 
-    private func observe(_ image: Image, box: Rect, score: Double, source: FaceObservation.Source,
-                         framesSinceDetection: Int) -> FaceObservation {
-        let landmarks = predictLandmarks(image, box: box)
+    private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
+                         source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil) -> FaceObservation {
+        let landmarks = landmarks ?? predictLandmarks(image, box: box)
+        let anchor = anchor ?? Rect.bounding(landmarks).map { b in
+            Rect(x: (box.x - b.x) / max(b.width, 1), y: (box.y - b.y) / max(b.height, 1),
+                 width: box.width / max(b.width, 1), height: box.height / max(b.height, 1))
+        } ?? Rect(x: 0, y: 0, width: 1, height: 1)
         return FaceObservation(
             box: box, score: score, landmarks: landmarks, pose: poseEstimator.pose(for: landmarks),
             eyes: FaceGeometry.eyes(landmarks), mouth: FaceGeometry.mouth(landmarks),
             quality: FaceQualityMeter.measure(image, box: box),
             placement: FaceGeometry.placement(box: box, landmarks: landmarks, width: image.width, height: image.height),
-            source: source, framesSinceDetection: framesSinceDetection)
+            source: source, framesSinceDetection: framesSinceDetection, anchor: anchor)
     }
 }

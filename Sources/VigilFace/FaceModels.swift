@@ -6,10 +6,11 @@ import Foundation
 /// Memory: the 68-point shape predictor is ~100 MB and the ResNet ~22 MB; they are loaded once per
 /// process. Each analyzer adds its own HOG detector and ResNet copy (~25 MB per worker).
 public final class FaceModels: @unchecked Sendable {
-    // Invariant making this Sendable: both pointers are owned by this object, never mutated after
-    // init, and only used through const dlib calls (shape prediction) or copied (the encoder).
+    // Invariant making this Sendable: the pointers are owned by this object, never mutated after
+    // init, and only used through const dlib calls (shape prediction) or copied (the prototypes).
     let shapePredictor: OpaquePointer
     let encoderPrototype: OpaquePointer
+    let detectorPrototype: OpaquePointer
 
     /// 68 mean-face points (x right, y down, z away from the camera), for head pose.
     public let meanFace: [SIMD3<Double>]
@@ -52,13 +53,20 @@ public final class FaceModels: @unchecked Sendable {
             vf_shape_model_destroy(shape)
             throw .invalidFile(name: Self.encoderFile, reason: Self.text(message))
         }
+        guard let detector = vf_detector_create() else {
+            vf_shape_model_destroy(shape)
+            vf_encoder_destroy(encoder)
+            throw .allocationFailed("a HOG detector")
+        }
         shapePredictor = shape
         encoderPrototype = encoder
+        detectorPrototype = detector
     }
 
     deinit {
         vf_shape_model_destroy(shapePredictor)
         vf_encoder_destroy(encoderPrototype)
+        vf_detector_destroy(detectorPrototype)
     }
 
     private static func text(_ message: [CChar]) -> String {

@@ -30,10 +30,13 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     public var source: Source
     /// Frames since the last real detection (0 when detected in this frame).
     public var framesSinceDetection: Int
+    /// The last detection's box relative to its landmarks' bounding box (origin and size in
+    /// fractions of it): tracking rebuilds the box from new landmarks with it, so it cannot drift.
+    public var anchor: Rect
 
     /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
     public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
-                quality: FaceQuality, placement: FacePlacement, source: Source, framesSinceDetection: Int) {
+                quality: FaceQuality, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect) {
         self.box = box
         self.score = score
         self.landmarks = landmarks
@@ -44,6 +47,7 @@ public struct FaceObservation: Codable, Hashable, Sendable {
         self.placement = placement
         self.source = source
         self.framesSinceDetection = framesSinceDetection
+        self.anchor = anchor
     }
 }
 

@@ -97,19 +97,38 @@ import VigilCore
         let frame = Fixtures.frame(from: photo, face: portrait.box)
         let centre = Point2D(x: 320, y: 240)
         var previous = try #require(analyzer.detect(in: frame).first)
-        var trackedWithoutDetection = 0
         let angles = (0...13).map { Double($0) * 5 } + (0...13).reversed().map { Double($0) * 5 }
         for (step, angle) in angles.enumerated() {
             let shift = Double(step) * 4
             let turned = Fixtures.turned(frame, degrees: angle, centre: centre, shift: shift)
-            let face = try #require(analyzer.track(in: turned, previous: previous), "lost at \(angle) degrees")
-            if face.source == .tracked { trackedWithoutDetection += 1 }
+            guard let face = analyzer.track(in: turned, previous: previous) else {
+                Issue.record("lost at step \(step), \(angle) degrees")
+                return
+            }
             let nose = face.landmarks[30]
             #expect(abs(nose.x - (centre.x + shift)) < 45 && abs(nose.y - previous.landmarks[30].y) < 25,
                     "step \(step): nose at \(nose)")
             previous = face
         }
-        #expect(trackedWithoutDetection >= 1, "the turn never defeated detection, so tracking was not exercised")
+    }
+
+    @Test func trackingReanchorsOnADetectionEveryFewFrames() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer(DetectionOptions(redetectInterval: 4))
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        var face = try #require(analyzer.detect(in: frame).first)
+        var sources: [FaceObservation.Source] = []
+        for step in 1...8 {
+            let moved = Fixtures.turned(frame, degrees: 0, centre: Point2D(x: 320, y: 240), shift: Double(step) * 3)
+            guard let next = analyzer.track(in: moved, previous: face) else {
+                Issue.record("lost at step \(step)")
+                return
+            }
+            face = next
+            sources.append(face.source)
+        }
+        #expect(sources == [.tracked, .tracked, .tracked, .detected, .tracked, .tracked, .tracked, .detected])
     }
 
     @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {

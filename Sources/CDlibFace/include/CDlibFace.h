@@ -39,6 +39,8 @@ void vf_free(void *pointer);
 /// HOG frontal face detector. Not thread-safe: one per worker. Owned by the caller.
 typedef struct vf_detector vf_detector;
 vf_detector *vf_detector_create(void);
+/// A copy of a detector (much cheaper than creating one, which decodes the embedded model).
+vf_detector *vf_detector_clone(const vf_detector *detector);
 void vf_detector_destroy(vf_detector *detector);
 /// Runs the detector on an 8-bit grayscale image; writes up to `capacity` boxes and scores.
 /// Returns the number of detections (possibly more than written) or -1 on error.
