@@ -32,6 +32,9 @@ public struct Image: Sendable {
                                        out.baseAddress!, width, height, &message, message.count)
                     count = status == VF_OK ? width * height * 3 : 0
                 }
+                guard status != VF_ERROR_SIZE else {
+                    return .failure(.malformed("the decoded size differs from the header"))
+                }
                 guard status == VF_OK else {
                     let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     return .failure(.malformed(text.isEmpty ? "the decoder refused the data" : text))

@@ -1,4 +1,4 @@
-// Thin C interface over dlib for VigilFace. No logic beyond marshalling: every function either
+// Thin C interface over dlib, libjpeg and libpng for VigilFace. No logic beyond marshalling: every function either
 // fills caller-owned buffers or creates/destroys an opaque object. No exception crosses it.
 #ifndef CDLIBFACE_H
 #define CDLIBFACE_H
