@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "vigil-bench", targets: ["VigilBench"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilFace", targets: ["VigilFace"]),
+        .library(name: "VigilLiveness", targets: ["VigilLiveness"]),
     ],
     targets: [
         .target(name: "VigilCore"),
@@ -22,9 +23,11 @@ let package = Package(
                             .linkedLibrary("jpeg"), .linkedLibrary("png")]
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
+        .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
+        .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
     ],
     swiftLanguageModes: [.v6],
