@@ -57,6 +57,9 @@ public struct ReflectionSequence: Codable, Hashable, Sendable {
 public struct ChallengePlan: Codable, Hashable, Sendable {
     /// Motion challenges, revealed one at a time in this order.
     public let motions: [Motion]
+    /// Per challenge, how long a neutral face is held before it is revealed (ms). Drawn at random
+    /// so a recording cannot know when the next prompt comes; moving meanwhile fails the session.
+    public let holdMs: [Int]
     /// The reflection sequence, when the policy asks for one.
     public let reflection: ReflectionSequence?
 }
@@ -65,6 +68,8 @@ public struct ChallengePlan: Codable, Hashable, Sendable {
 public enum ChallengePlanner {
     /// Flash duration: two colours per second, under WCAG's three-flashes-per-second limit.
     public static let reflectionStepMs = 500
+    /// Range of the neutral hold before each challenge is revealed (ms).
+    public static let holdRangeMs = 500...1500
     /// Colours in a normal and a strict reflection sequence.
     public static let reflectionSteps = (normal: 5, strict: 8)
 
@@ -85,6 +90,7 @@ public enum ChallengePlanner {
             }
             reflection = ReflectionSequence(colors: colors, stepMs: reflectionStepMs)
         }
-        return ChallengePlan(motions: motions, reflection: reflection)
+        let holds = motions.map { _ in Int.random(in: holdRangeMs, using: &generator) }
+        return ChallengePlan(motions: motions, holdMs: holds, reflection: reflection)
     }
 }

@@ -1,0 +1,277 @@
+import VigilCore
+import VigilFace
+
+/// Where one challenge stands.
+public enum ChallengeState: String, Codable, Sendable {
+    /// Not yet shown.
+    case pending
+    /// Shown; waiting for the motion.
+    case active
+    /// The motion was seen after the prompt.
+    case passed
+    /// `challengeTimeout` passed without the motion.
+    case timedOut
+    /// A motion that was not asked for was seen, or the asked one began before its prompt.
+    case failed
+}
+
+/// One challenge of a session and what happened to it.
+public struct ChallengeRecord: Codable, Hashable, Sendable {
+    /// The motion asked for.
+    public let kind: Motion
+    /// Its state.
+    public var state: ChallengeState
+    /// When it was shown (capture-clock ms).
+    public var promptedAtMs: Int?
+    /// When it ended.
+    public var endedAtMs: Int?
+}
+
+/// Live state returned for every frame.
+public struct TrackerUpdate: Hashable, Sendable {
+    /// What the person should fix first, nil when the face is well placed.
+    public let guidance: FeedbackCode?
+    /// Index of the current challenge, nil before the first is shown and after the last.
+    public let challengeIndex: Int?
+    /// Progress of the current challenge's motion in [0, 1].
+    public let progress: Double
+    /// Whether the tracker has finished (all passed, or one failed or timed out).
+    public let finished: Bool
+}
+
+/// Consumes timestamped observations one at a time and runs the motion challenges of a plan.
+///
+/// A neutral baseline is taken from the person's own first well-placed frames; each challenge is
+/// shown only after a well-placed, neutral face has been held for the plan's random hold time, and
+/// passes when the motion, measured relative to that baseline, starts after the prompt. A motion
+/// not asked for (other than a natural blink), or one made while waiting for a prompt, fails the
+/// challenge, so a video that shows every motion cannot pass. Memory is constant.
+public struct ChallengeTracker: Sendable {
+    /// Frames averaged for the neutral baseline.
+    public static let baselineFrames = 5
+
+    /// The challenges, in order, with their outcomes.
+    public private(set) var challenges: [ChallengeRecord]
+    /// The baseline once taken.
+    public private(set) var baseline: Baseline?
+
+    private let timeoutMs: Int
+    private let holdMs: [Int]
+    private var neutralSinceMs: Int?
+    private let thresholds: MotionThresholds
+    private let placement: FacePlacementCheck
+    private var current = 0
+    private var samples: [Baseline] = []
+    private var phase = MotionPhase()
+
+    /// A person's neutral face: eye and mouth openness and head pose.
+    public struct Baseline: Hashable, Sendable {
+        /// Mean eye aspect ratio.
+        public var eyes: Double
+        /// Mouth aspect ratio.
+        public var mouth: Double
+        /// Yaw in degrees.
+        public var yaw: Double
+        /// Pitch in degrees.
+        public var pitch: Double
+    }
+
+    /// Progress of the motion in the current challenge.
+    private struct MotionPhase: Sendable {
+        var reachedExtreme = false   // eyes shut, mouth open, head turned or down
+        var sawLeft = false
+        var sawRight = false
+        var startedAtMs: Int?
+        var blinkIgnoredUntilOpen = false
+    }
+
+    /// A tracker for a plan's motions and hold times under `policy`.
+    public init(plan: ChallengePlan, policy: LivenessPolicy, thresholds: MotionThresholds = .standard,
+                placement: FacePlacementCheck = FacePlacementCheck()) {
+        precondition(plan.holdMs.count == plan.motions.count, "one hold time per motion")
+        challenges = plan.motions.map { ChallengeRecord(kind: $0, state: .pending) }
+        holdMs = plan.holdMs
+        timeoutMs = Int(policy.challengeTimeout * 1000)
+        self.thresholds = thresholds
+        self.placement = placement
+    }
+
+    /// Whether every challenge passed.
+    public var passed: Bool { challenges.allSatisfy { $0.state == .passed } }
+    /// Whether nothing more can happen.
+    public var finished: Bool { passed || challenges.contains { $0.state == .timedOut || $0.state == .failed } }
+
+    /// Feeds one frame's faces (largest first) taken at `timestampMs` on the capture clock.
+    public mutating func observe(_ faces: [FaceObservation], at timestampMs: Int) -> TrackerUpdate {
+        let guidance = placement.guidance(for: faces)
+        guard !finished else { return update(guidance, progress: 0) }
+        if current < challenges.count, challenges[current].state == .active,
+           let prompted = challenges[current].promptedAtMs, timestampMs - prompted > timeoutMs {
+            end(.timedOut, at: timestampMs)
+            return update(guidance, progress: 0)
+        }
+        guard faces.count == 1, let face = faces.first else { return update(guidance, progress: 0) }
+
+        guard let baseline else {
+            if guidance == nil && abs(face.pose.yaw) < 15 && abs(face.pose.pitch) < 15 {
+                samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, mouth: face.mouth,
+                                        yaw: face.pose.yaw, pitch: face.pose.pitch))
+                if samples.count == Self.baselineFrames { settleBaseline() }
+            }
+            return update(guidance ?? (samples.isEmpty ? nil : .holdStill), progress: 0)
+        }
+
+        let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
+        if challenges[current].state == .pending {
+            // A deliberate motion while waiting for a prompt is a motion before its prompt.
+            guard signal.extremes.isEmpty else {
+                end(.failed, at: timestampMs)
+                return update(.motionIssue, progress: 0)
+            }
+            // Reveal only after a well-placed, neutral face was held for the drawn hold time.
+            guard guidance == nil, signal.isNeutral else {
+                neutralSinceMs = nil
+                return update(guidance ?? .holdStill, progress: 0)
+            }
+            let since = neutralSinceMs ?? timestampMs
+            neutralSinceMs = since
+            guard timestampMs - since >= holdMs[current] else { return update(nil, progress: 0) }
+            neutralSinceMs = nil
+            challenges[current].state = .active
+            challenges[current].promptedAtMs = timestampMs
+            phase = MotionPhase()
+            return update(nil, progress: 0)
+        }
+
+        let kind = challenges[current].kind
+        if !signal.extremes.isSubset(of: Self.allowedExtremes(for: kind)) {
+            end(.failed, at: timestampMs)
+            return update(.motionIssue, progress: 0)
+        }
+        let progress = advance(kind, signal, at: timestampMs)
+        return update(guidance, progress: progress)
+    }
+
+    private mutating func settleBaseline() {
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        baseline = Baseline(eyes: median(samples.map(\.eyes)), mouth: median(samples.map(\.mouth)),
+                            yaw: median(samples.map(\.yaw)), pitch: median(samples.map(\.pitch)))
+        samples = []
+    }
+
+    /// Advances the current challenge's motion; returns its progress.
+    private mutating func advance(_ kind: Motion, _ signal: Signal, at timestampMs: Int) -> Double {
+        let prompted = challenges[current].promptedAtMs ?? timestampMs
+        if !phase.reachedExtreme, signal.movement(for: kind) > 0.25, phase.startedAtMs == nil {
+            phase.startedAtMs = timestampMs
+            if timestampMs - prompted < thresholds.minimumReactionMs {
+                // Under way before the prompt could be seen. A blink then is likely natural: ignore it.
+                guard kind == .blink else {
+                    end(.failed, at: timestampMs)
+                    return 0
+                }
+                phase = MotionPhase(blinkIgnoredUntilOpen: true)
+            }
+        }
+        if phase.blinkIgnoredUntilOpen {
+            guard signal.eyesOpen else { return 0 }
+            phase = MotionPhase()
+            return 0
+        }
+        let done: Bool
+        switch kind {
+        case .blink:
+            if signal.eyesClosed { phase.reachedExtreme = true }
+            done = phase.reachedExtreme && signal.eyesOpen
+        case .mouthOpen:
+            done = signal.extremes.contains(.mouthOpen)
+        case .turnLeft, .turnRight, .nod:
+            let extreme: Signal.Extreme = kind == .turnLeft ? .yawLeft : kind == .turnRight ? .yawRight : .pitchDown
+            if signal.extremes.contains(extreme) { phase.reachedExtreme = true }
+            done = phase.reachedExtreme && signal.isNeutral
+        case .shake:
+            if signal.shakeLeft { phase.sawLeft = true }
+            if signal.shakeRight { phase.sawRight = true }
+            done = phase.sawLeft && phase.sawRight
+        }
+        if done {
+            end(.passed, at: timestampMs)
+            return 1
+        }
+        return phase.reachedExtreme ? max(0.5, signal.movement(for: kind) / 2) : min(0.5, signal.movement(for: kind) / 2)
+    }
+
+    private mutating func end(_ state: ChallengeState, at timestampMs: Int) {
+        challenges[current].state = state
+        challenges[current].endedAtMs = timestampMs
+        if state == .passed { current += 1 }
+    }
+
+    private func update(_ guidance: FeedbackCode?, progress: Double) -> TrackerUpdate {
+        let index = current < challenges.count && challenges[current].state == .active ? current : nil
+        return TrackerUpdate(guidance: guidance, challengeIndex: index, progress: progress, finished: finished)
+    }
+
+    /// The extreme positions a challenge may show; any other is an unsolicited motion.
+    static func allowedExtremes(for kind: Motion) -> Set<Signal.Extreme> {
+        switch kind {
+        case .blink: []
+        case .mouthOpen: [.mouthOpen]
+        case .turnLeft: [.yawLeft]
+        case .turnRight: [.yawRight]
+        case .nod: [.pitchDown]
+        case .shake: [.yawLeft, .yawRight]
+        }
+    }
+}
+
+/// One frame's face measured against the baseline.
+struct Signal {
+    /// Deliberate positions that only a requested motion may reach.
+    enum Extreme: Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
+
+    let eyes: Double, mouth: Double, yaw: Double, pitch: Double
+    let thresholds: MotionThresholds
+    let baseline: ChallengeTracker.Baseline
+
+    init(face: FaceObservation, baseline: ChallengeTracker.Baseline, thresholds: MotionThresholds) {
+        eyes = (face.eyes.left + face.eyes.right) / 2
+        mouth = face.mouth - baseline.mouth
+        yaw = face.pose.yaw - baseline.yaw
+        pitch = face.pose.pitch - baseline.pitch
+        self.thresholds = thresholds
+        self.baseline = baseline
+    }
+
+    var eyesClosed: Bool { eyes < baseline.eyes * thresholds.eyesClosedRatio }
+    var eyesOpen: Bool { eyes > baseline.eyes * thresholds.eyesOpenRatio }
+    var shakeLeft: Bool { yaw >= thresholds.shakeDegrees }
+    var shakeRight: Bool { yaw <= -thresholds.shakeDegrees }
+    var isNeutral: Bool {
+        abs(yaw) < thresholds.neutralDegrees && abs(pitch) < thresholds.neutralDegrees
+            && mouth < thresholds.mouthOpenIncrease / 2
+    }
+
+    var extremes: Set<Extreme> {
+        var out: Set<Extreme> = []
+        if yaw >= thresholds.turnDegrees { out.insert(.yawLeft) }
+        if yaw <= -thresholds.turnDegrees { out.insert(.yawRight) }
+        if pitch <= -thresholds.nodDegrees { out.insert(.pitchDown) }
+        if mouth >= thresholds.mouthOpenIncrease { out.insert(.mouthOpen) }
+        return out
+    }
+
+    /// How far toward the motion's extreme the face is, in [0, 1].
+    func movement(for kind: Motion) -> Double {
+        let value: Double
+        switch kind {
+        case .blink: value = (1 - eyes / max(baseline.eyes, 0.01)) / (1 - thresholds.eyesClosedRatio)
+        case .mouthOpen: value = mouth / thresholds.mouthOpenIncrease
+        case .turnLeft: value = yaw / thresholds.turnDegrees
+        case .turnRight: value = -yaw / thresholds.turnDegrees
+        case .nod: value = -pitch / thresholds.nodDegrees
+        case .shake: value = abs(yaw) / thresholds.shakeDegrees
+        }
+        return min(max(value, 0), 1)
+    }
+}

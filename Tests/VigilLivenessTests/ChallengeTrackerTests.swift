@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilFace
+@testable import VigilLiveness
+
+/// Observation streams built directly (no images): the tracker is pure logic over observations.
+struct Subject {
+    var eyes = 0.3, mouth = 0.05, yaw = 2.0, pitch = -3.0
+    var size = 0.45, brightness = 0.5, offsetX = 0.0
+
+    func observation() -> FaceObservation {
+        FaceObservation(
+            box: Rect(x: 200, y: 120, width: 240, height: 240), score: 1, landmarks: [],
+            pose: HeadPose(yaw: yaw, pitch: pitch, roll: 0), eyes: EyeOpenness(left: eyes, right: eyes), mouth: mouth,
+            quality: FaceQuality(sharpness: 300, brightness: brightness, contrast: 0.2),
+            placement: FacePlacement(relativeSize: size, centerOffset: Point2D(x: offsetX, y: 0), interocularDistance: 100),
+            source: .detected, framesSinceDetection: 0, anchor: Rect(x: 0, y: 0, width: 1, height: 1))
+    }
+
+    /// The subject's pose while performing `motion`, `t` in [0, 1] through it.
+    func performing(_ motion: Motion, _ t: Double) -> Subject {
+        var s = self
+        let bell = sin(t * .pi)   // out and back
+        switch motion {
+        case .blink: s.eyes = eyes * (1 - 0.8 * bell)
+        case .mouthOpen: s.mouth = mouth + 0.4 * bell
+        case .turnLeft: s.yaw = yaw + 30 * bell
+        case .turnRight: s.yaw = yaw - 30 * bell
+        case .nod: s.pitch = pitch - 20 * bell
+        case .shake: s.yaw = yaw + 25 * sin(t * 2 * .pi)
+        }
+        return s
+    }
+}
+
+/// Feeds frames at 10 fps.
+struct Session {
+    var tracker: ChallengeTracker
+    var clock = 0
+    var updates: [TrackerUpdate] = []
+
+    init(_ motions: [Motion], timeout: Double = 10) {
+        self.init(ChallengePlan(motions: motions, holdMs: motions.map { _ in 500 }, reflection: nil), timeout: timeout)
+    }
+
+    init(_ plan: ChallengePlan, timeout: Double = 10) {
+        tracker = ChallengeTracker(plan: plan, policy: LivenessPolicy(count: max(1, plan.motions.count), challengeTimeout: timeout))
+    }
+
+    @discardableResult
+    mutating func feed(_ subject: Subject, frames: Int = 1, faces: Int = 1) -> TrackerUpdate? {
+        for _ in 0..<frames {
+            updates.append(tracker.observe(Array(repeating: subject.observation(), count: faces), at: clock))
+            clock += 100
+        }
+        return updates.last
+    }
+
+    mutating func perform(_ motion: Motion, by subject: Subject, frames: Int = 10) {
+        for i in 0...frames { feed(subject.performing(motion, Double(i) / Double(frames))) }
+    }
+
+    /// Neutral frames until the current challenge is shown, then half a second of reaction time.
+    mutating func waitForPrompt(_ subject: Subject) {
+        for _ in 0..<50 where updates.last?.challengeIndex == nil { feed(subject) }
+        feed(subject, frames: 5)
+    }
+}
+
+@Suite struct ChallengeTrackerTests {
+    let person = Subject()
+
+    @Test(arguments: Motion.allCases) func eachMotionPassesWhenPerformedAfterItsPrompt(_ motion: Motion) {
+        var session = Session([motion])
+        session.waitForPrompt(person)
+        #expect(session.tracker.challenges[0].state == .active)
+        session.perform(motion, by: person)
+        session.feed(person, frames: 3)
+        #expect(session.tracker.challenges[0].state == .passed, "\(session.tracker.challenges)")
+        #expect(session.tracker.passed && session.tracker.finished)
+    }
+
+    @Test func aPlanPassesChallengeByChallenge() {
+        var session = Session([.turnLeft, .blink, .mouthOpen])
+        for motion in [Motion.turnLeft, .blink, .mouthOpen] {
+            session.waitForPrompt(person)
+            session.perform(motion, by: person)
+        }
+        session.feed(person, frames: 2)
+        #expect(session.tracker.passed)
+        let prompts = session.tracker.challenges.compactMap(\.promptedAtMs)
+        #expect(prompts.count == 3 && prompts == prompts.sorted())
+    }
+
+    @Test func aChallengeTimesOutWithoutItsMotion() {
+        var session = Session([.nod], timeout: 5)
+        session.waitForPrompt(person)
+        session.feed(person, frames: 60)
+        #expect(session.tracker.challenges[0].state == .timedOut)
+        #expect(session.tracker.finished && !session.tracker.passed)
+    }
+
+    @Test(arguments: [(Motion.blink, Motion.turnLeft), (.turnLeft, .turnRight), (.nod, .mouthOpen), (.mouthOpen, .shake), (.turnRight, .nod)])
+    func aMotionNotAskedForFailsTheChallenge(_ asked: Motion, _ performed: Motion) {
+        var session = Session([asked])
+        session.waitForPrompt(person)
+        session.perform(performed, by: person)
+        #expect(session.tracker.challenges[0].state == .failed)
+        #expect(session.updates.contains { $0.guidance == .motionIssue })
+    }
+
+    @Test func aNaturalBlinkDuringAnotherChallengeIsTolerated() {
+        var session = Session([.turnLeft])
+        session.waitForPrompt(person)
+        session.perform(.blink, by: person, frames: 3)
+        session.perform(.turnLeft, by: person)
+        session.feed(person, frames: 2)
+        #expect(session.tracker.passed)
+    }
+
+    @Test func aMotionUnderWayAtThePromptFails() {
+        var session = Session([.turnLeft])
+        for _ in 0..<50 where session.updates.last?.challengeIndex == nil { session.feed(person) }
+        // The very next frame after the prompt is already half-way into the turn.
+        session.feed(person.performing(.turnLeft, 0.25))
+        #expect(session.tracker.challenges[0].state == .failed)
+    }
+
+    @Test func aMotionWhileWaitingForThePromptFails() {
+        var session = Session([.blink, .nod])
+        session.waitForPrompt(person)
+        session.perform(.blink, by: person)
+        #expect(session.tracker.challenges[0].state == .passed)
+        session.perform(.nod, by: person)   // before the nod was asked for
+        #expect(session.tracker.challenges[1].state == .failed && session.tracker.challenges[1].promptedAtMs == nil)
+    }
+
+    @Test func thePromptWaitsForTheDrawnHoldTime() {
+        var session = Session(ChallengePlan(motions: [.blink], holdMs: [1200], reflection: nil))
+        session.feed(person, frames: ChallengeTracker.baselineFrames)
+        let heldFrom = session.clock
+        for _ in 0..<30 where session.tracker.challenges[0].promptedAtMs == nil { session.feed(person) }
+        let prompted = try! #require(session.tracker.challenges[0].promptedAtMs)
+        #expect(prompted - heldFrom >= 1200 && prompted - heldFrom <= 1300)
+    }
+
+    @Test func challengesWaitForAWellPlacedNeutralFace() {
+        var far = person
+        far.size = 0.1
+        var session = Session([.blink])
+        let update = session.feed(far, frames: 30)
+        #expect(update?.guidance == .faceTooFar)
+        #expect(session.tracker.challenges[0].promptedAtMs == nil)
+        var turned = person
+        turned.yaw = 30
+        session.feed(turned, frames: 30)
+        #expect(session.tracker.challenges[0].promptedAtMs == nil)
+        session.waitForPrompt(person)
+        #expect(session.tracker.challenges[0].state == .active)
+    }
+
+    @Test func baselineIsThePersonsOwnNeutralFace() {
+        var squinting = person
+        squinting.eyes = 0.2
+        squinting.yaw = 6
+        var session = Session([.blink])
+        session.waitForPrompt(squinting)
+        let baseline = try! #require(session.tracker.baseline)
+        #expect(abs(baseline.eyes - 0.2) < 1e-9 && abs(baseline.yaw - 6) < 1e-9)
+        session.perform(.blink, by: squinting)
+        session.feed(squinting, frames: 2)
+        #expect(session.tracker.passed)
+    }
+
+    @Test func aReplayShowingEveryMotionInALoopNeverPasses() throws {
+        var generator = PlanGenerator(seed: [UInt8](repeating: 7, count: 32))
+        let policy = try LivenessPolicy(count: 2).validated()
+        for _ in 0..<50 {
+            let plan = ChallengePlanner.plan(for: policy, using: &generator)
+            var session = Session(plan)
+            // The recording: neutral, then every motion in a fixed order, looping, blind to prompts.
+            let loop: [Motion] = [.blink, .mouthOpen, .turnLeft, .turnRight, .nod, .shake]
+            session.feed(person, frames: 10)
+            for cycle in 0..<4 where !session.tracker.finished {
+                for motion in loop {
+                    session.perform(motion, by: person, frames: 8)
+                    session.feed(person, frames: 3 + cycle)
+                }
+            }
+            #expect(!session.tracker.passed, "plan \(plan.motions) passed a blind replay")
+        }
+    }
+
+    @Test func guidanceNamesWhatToFixFirst() {
+        let check = FacePlacementCheck()
+        var dark = person
+        dark.brightness = 0.1
+        var offCentre = person
+        offCentre.offsetX = 0.3
+        var close = person
+        close.size = 0.95
+        #expect(check.guidance(for: []) == .faceNotFound)
+        #expect(check.guidance(for: [person.observation(), person.observation()]) == .multipleFaces)
+        #expect(check.guidance(for: [dark.observation()]) == .tooDark)
+        #expect(check.guidance(for: [offCentre.observation()]) == .faceNotCentered)
+        #expect(check.guidance(for: [close.observation()]) == .faceTooClose)
+        #expect(check.guidance(for: [person.observation()]) == nil)
+    }
+}
