@@ -152,7 +152,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         return FaceObservation(
             box: box, score: score, landmarks: landmarks, pose: poseEstimator.pose(for: landmarks),
             eyes: FaceGeometry.eyes(landmarks), mouth: FaceGeometry.mouth(landmarks),
-            quality: FaceQualityMeter.measure(image, box: box),
+            quality: FaceQualityMeter.measure(image, box: box), color: FaceQualityMeter.color(image, box: box),
             placement: FaceGeometry.placement(box: box, landmarks: landmarks, width: image.width, height: image.height),
             source: source, framesSinceDetection: framesSinceDetection, anchor: anchor)
     }

@@ -24,6 +24,8 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     public var mouth: Double
     /// Image quality of the face region.
     public var quality: FaceQuality
+    /// Mean colour of the central face region (skin), for the reflection check.
+    public var color: FaceColor
     /// Placement of the face in the frame.
     public var placement: FacePlacement
     /// Detection or tracking.
@@ -36,7 +38,7 @@ public struct FaceObservation: Codable, Hashable, Sendable {
 
     /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
     public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
-                quality: FaceQuality, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect) {
+                quality: FaceQuality, color: FaceColor, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect) {
         self.box = box
         self.score = score
         self.landmarks = landmarks
@@ -44,6 +46,7 @@ public struct FaceObservation: Codable, Hashable, Sendable {
         self.eyes = eyes
         self.mouth = mouth
         self.quality = quality
+        self.color = color
         self.placement = placement
         self.source = source
         self.framesSinceDetection = framesSinceDetection
@@ -79,6 +82,23 @@ public struct FaceQuality: Codable, Hashable, Sendable {
         self.sharpness = sharpness
         self.brightness = brightness
         self.contrast = contrast
+    }
+}
+
+/// Mean red, green and blue of a face region, each in [0, 1].
+public struct FaceColor: Codable, Hashable, Sendable {
+    /// Mean red.
+    public var red: Double
+    /// Mean green.
+    public var green: Double
+    /// Mean blue.
+    public var blue: Double
+
+    /// Creates a colour.
+    public init(red: Double, green: Double, blue: Double) {
+        self.red = red
+        self.green = green
+        self.blue = blue
     }
 }
 

@@ -34,4 +34,24 @@ enum FaceQualityMeter {
         let sharpness = lapCount > 0 ? max(0, lapSquares / lapCount - lapMean * lapMean) : 0
         return FaceQuality(sharpness: sharpness, brightness: mean / 255, contrast: variance.squareRoot() / 255)
     }
+
+    /// Mean colour of the central half of the face box, sampled every other pixel.
+    static func color(_ image: Image, box: Rect) -> FaceColor {
+        let bounds = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        guard let region = box.scaled(by: 0.5).intersection(bounds) else { return FaceColor(red: 0, green: 0, blue: 0) }
+        let x0 = Int(region.x), y0 = Int(region.y)
+        let x1 = min(image.width, Int(region.x + region.width)), y1 = min(image.height, Int(region.y + region.height))
+        var r = 0, g = 0, b = 0, n = 0
+        image.rgb.withUnsafeBufferPointer { p in
+            for y in stride(from: y0, to: y1, by: 2) {
+                for x in stride(from: x0, to: x1, by: 2) {
+                    let i = (y * image.width + x) * 3
+                    r += Int(p[i]); g += Int(p[i + 1]); b += Int(p[i + 2]); n += 1
+                }
+            }
+        }
+        guard n > 0 else { return FaceColor(red: 0, green: 0, blue: 0) }
+        let scale = 1 / (255 * Double(n))
+        return FaceColor(red: Double(r) * scale, green: Double(g) * scale, blue: Double(b) * scale)
+    }
 }

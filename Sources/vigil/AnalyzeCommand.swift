@@ -14,6 +14,7 @@ enum AnalyzeCommand {
         let eyes: EyeOpenness
         let mouth: Double
         let quality: FaceQuality
+        let color: FaceColor
         let placement: FacePlacement
 
         init(_ face: FaceObservation) {
@@ -24,6 +25,7 @@ enum AnalyzeCommand {
             eyes = face.eyes
             mouth = face.mouth
             quality = face.quality
+            color = face.color
             placement = face.placement
         }
     }

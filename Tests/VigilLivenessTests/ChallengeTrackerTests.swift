@@ -13,7 +13,7 @@ struct Subject {
         FaceObservation(
             box: Rect(x: 200, y: 120, width: 240, height: 240), score: 1, landmarks: [],
             pose: HeadPose(yaw: yaw, pitch: pitch, roll: 0), eyes: EyeOpenness(left: eyes, right: eyes), mouth: mouth,
-            quality: FaceQuality(sharpness: 300, brightness: brightness, contrast: 0.2),
+            quality: FaceQuality(sharpness: 300, brightness: brightness, contrast: 0.2), color: FaceColor(red: 0.6, green: 0.45, blue: 0.4),
             placement: FacePlacement(relativeSize: size, centerOffset: Point2D(x: offsetX, y: 0), interocularDistance: 100),
             source: .detected, framesSinceDetection: 0, anchor: Rect(x: 0, y: 0, width: 1, height: 1))
     }

@@ -64,7 +64,7 @@ import VigilFace
     static func face(_ landmarks: [Point2D], yaw: Double) -> FaceObservation {
         FaceObservation(box: Rect(x: 0, y: 0, width: 1, height: 1), score: 1, landmarks: landmarks,
                         pose: HeadPose(yaw: yaw, pitch: 0, roll: 0), eyes: EyeOpenness(left: 0.3, right: 0.3), mouth: 0,
-                        quality: FaceQuality(sharpness: 100, brightness: 0.5, contrast: 0.2),
+                        quality: FaceQuality(sharpness: 100, brightness: 0.5, contrast: 0.2), color: FaceColor(red: 0.6, green: 0.45, blue: 0.4),
                         placement: FacePlacement(relativeSize: 0.4, centerOffset: Point2D(x: 0, y: 0), interocularDistance: 80),
                         source: .detected, framesSinceDetection: 0, anchor: Rect(x: 0, y: 0, width: 1, height: 1))
     }
