@@ -1,0 +1,61 @@
+import VigilCore
+
+/// The engine's verdict on a session.
+public struct LivenessDecision: Codable, Hashable, Sendable {
+    /// The two outcomes.
+    public enum Outcome: String, Codable, Sendable {
+        /// Every required challenge passed and no passive check failed.
+        case passed
+        /// Anything else.
+        case failed
+    }
+
+    /// The outcome.
+    public let outcome: Outcome
+    /// In [0, 1]; at least 0.5 exactly when passed.
+    public let score: Double
+    /// Up to three codes, most useful first, for the next attempt (empty when passed).
+    public let feedback: [FeedbackCode]
+    /// Each passive check's result, by name.
+    public let checks: [String: CheckResult]
+    /// The challenges and what happened to them.
+    public let challenges: [ChallengeRecord]
+
+    /// Feedback codes at most.
+    public static let maxFeedback = 3
+    /// Live guidance seen on at least this share of frames is worth reporting.
+    public static let guidanceShare = 0.2
+
+    /// Decides from the challenges, the passive checks and how often each live guidance code was
+    /// shown over `frames` frames.
+    public static func decide(challenges: [ChallengeRecord], checks: [String: CheckResult],
+                              guidance: [FeedbackCode: Int], frames: Int) -> LivenessDecision {
+        let challengesPassed = challenges.allSatisfy { $0.state == .passed }
+        let checksPassed = checks.values.allSatisfy(\.passed)
+        let passed = challengesPassed && checksPassed
+        let passedShare = challenges.isEmpty ? 1 : Double(challenges.filter { $0.state == .passed }.count) / Double(challenges.count)
+        let checkScore = checks.isEmpty ? 1 : checks.values.map(\.score).reduce(0, +) / Double(checks.count)
+        let raw = passedShare * checkScore
+        let score = passed ? 0.5 + raw / 2 : min(raw, 1) * 0.49
+
+        var feedback: [FeedbackCode] = []
+        if !passed {
+            // What the person can fix first: a placement or lighting problem seen often, then what
+            // failed in the challenges, then the failed checks in a fixed order of importance.
+            if let (code, count) = guidance.filter({ $0.key != .motionIssue }).max(by: { $0.value < $1.value }),
+               frames > 0, Double(count) / Double(frames) >= guidanceShare {
+                feedback.append(code)
+            }
+            if challenges.contains(where: { $0.state == .timedOut }) { feedback.append(.challengeTimeout) }
+            if challenges.contains(where: { $0.state == .failed }) { feedback.append(.motionIssue) }
+            let order: [FeedbackCode] = [.identityChanged, .multipleFaces, .faceNotFound, .lightingIssue, .motionIssue,
+                                         .deviceIssue, .holdStill]
+            let failed = checks.values.compactMap { $0.passed ? nil : $0.feedback }
+            feedback += order.filter(failed.contains)
+            if feedback.isEmpty { feedback.append(.unknown) }
+            feedback = feedback.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        }
+        return LivenessDecision(outcome: passed ? .passed : .failed, score: score,
+                                feedback: Array(feedback.prefix(maxFeedback)), checks: checks, challenges: challenges)
+    }
+}
