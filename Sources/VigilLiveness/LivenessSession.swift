@@ -1,0 +1,128 @@
+import VigilCore
+import VigilFace
+
+/// One uploaded frame as the engine sees it: when it was captured, the faces found in it (largest
+/// first) and a hash of its bytes.
+public struct LivenessFrame: Sendable {
+    /// Capture time in ms since capture start (the device's monotonic clock).
+    public let timestampMs: Int
+    /// Faces, largest first.
+    public let faces: [FaceObservation]
+    /// Hash of the encoded frame, for repeated-frame detection.
+    public let contentHash: UInt64
+
+    /// Creates a frame.
+    public init(timestampMs: Int, faces: [FaceObservation], contentHash: UInt64) {
+        self.timestampMs = timestampMs
+        self.faces = faces
+        self.contentHash = contentHash
+    }
+}
+
+/// The whole engine for one session: challenges, passive checks and the decision. Pure and
+/// deterministic: the server and `vigil liveness` feed it the same way. Memory is bounded.
+public struct LivenessSession: Sendable {
+    /// Descriptors sampled per session for the identity check.
+    public static let identitySamples = 3
+    /// Minimum time between identity samples (ms).
+    public static let identitySpacingMs = 1500
+
+    /// The policy in force.
+    public let policy: LivenessPolicy
+    /// The drawn plan.
+    public let plan: ChallengePlan
+    /// Challenge state, for live answers.
+    public private(set) var tracker: ChallengeTracker
+    /// When the reflection sequence started on the capture clock, once it has.
+    public private(set) var reflectionStartMs: Int?
+
+    private var timing = FrameTimingCheck()
+    private var singleFace = SingleFaceCheck()
+    private var planar = PlanarMotionCheck()
+    private var identity = IdentityCheck()
+    private var reflection: ReflectionCheck?
+    private var guidance: [FeedbackCode: Int] = [:]
+    private var frames = 0
+    private var identityTaken = 0
+    private var lastIdentityMs: Int?
+    private let placement = FacePlacementCheck()
+    private var lastTimestampMs: Int?
+    private var pendingColors: [(FaceColor, Int)] = []   // the last frames before the reflection
+
+    /// A session for a validated policy and its plan.
+    public init(policy: LivenessPolicy, plan: ChallengePlan) {
+        self.policy = policy
+        self.plan = plan
+        tracker = ChallengeTracker(plan: plan, policy: policy)
+    }
+
+    /// Whether the reflection sequence should start now: motions done (or none), not yet started.
+    public var reflectionDue: Bool {
+        plan.reflection != nil && reflectionStartMs == nil && tracker.passed
+    }
+
+    /// Starts the reflection sequence at `timestampMs` (capture clock), as the page shows it.
+    public mutating func startReflection(atMs timestampMs: Int) {
+        guard let sequence = plan.reflection, reflectionStartMs == nil else { return }
+        reflectionStartMs = timestampMs
+        reflection = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
+    }
+
+    /// Whether all active parts are over, so the decision can be made.
+    public var finished: Bool {
+        guard tracker.finished else { return false }
+        guard tracker.passed, let sequence = plan.reflection else { return true }
+        guard let start = reflectionStartMs, let last = lastTimestampMs else { return false }
+        return last >= start + sequence.colors.count * sequence.stepMs + ReflectionCheck.lagsMs.last!
+    }
+
+    /// Whether the caller should compute this frame's descriptor and pass it to `observe`.
+    public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
+        guard identityTaken < Self.identitySamples, frame.faces.count == 1, placement.guidance(for: frame.faces) == nil else {
+            return false
+        }
+        guard let last = lastIdentityMs else { return true }
+        return frame.timestampMs - last >= Self.identitySpacingMs
+    }
+
+    /// Feeds one frame (and its descriptor when `wantsDescriptor` asked for it).
+    public mutating func observe(_ frame: LivenessFrame, descriptor: FaceDescriptor? = nil) -> TrackerUpdate {
+        frames += 1
+        lastTimestampMs = max(lastTimestampMs ?? frame.timestampMs, frame.timestampMs)
+        timing.observe(timestampMs: frame.timestampMs, contentHash: frame.contentHash)
+        singleFace.observe(faceCount: frame.faces.count)
+        if let face = frame.faces.first, frame.faces.count == 1 {
+            planar.observe(face)
+            reflection?.observe(face.color, at: frame.timestampMs)
+            if reflection == nil, plan.reflection != nil {
+                // Colour before the sequence: kept as the reflection baseline once it starts.
+                pendingColors.append((face.color, frame.timestampMs))
+                if pendingColors.count > 10 { pendingColors.removeFirst() }
+            }
+        }
+        if let descriptor {
+            identity.observe(descriptor)
+            identityTaken += 1
+            lastIdentityMs = frame.timestampMs
+        }
+        let update = tracker.observe(frame.faces, at: frame.timestampMs)
+        if let code = update.guidance { guidance[code, default: 0] += 1 }
+        return update
+    }
+
+    /// The verdict on everything seen so far.
+    public func decide() -> LivenessDecision {
+        var checks: [String: CheckResult] = [
+            "frameTiming": timing.result, "singleFace": singleFace.result, "planarMotion": planar.result,
+            "identity": identity.result,
+        ]
+        if plan.reflection != nil {
+            checks["reflection"] = reflection.map { check in
+                var check = check
+                for (color, t) in pendingColors { check.observe(color, at: t) }
+                return check.result
+            } ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
+        }
+        return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames)
+    }
+}
