@@ -24,11 +24,11 @@ let package = Package(
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
-        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace"]),
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -51,6 +51,12 @@ public struct ReflectionSequence: Codable, Hashable, Sendable {
     public let colors: [ReflectionColor]
     /// Display time of each colour. At least 334 ms keeps flashes within three per second (WCAG 2.3.1).
     public let stepMs: Int
+
+    /// Creates a sequence.
+    public init(colors: [ReflectionColor], stepMs: Int) {
+        self.colors = colors
+        self.stepMs = stepMs
+    }
 }
 
 /// What a session will ask for, drawn per session by `ChallengePlanner`.
@@ -62,6 +68,13 @@ public struct ChallengePlan: Codable, Hashable, Sendable {
     public let holdMs: [Int]
     /// The reflection sequence, when the policy asks for one.
     public let reflection: ReflectionSequence?
+
+    /// Creates a plan (the planner draws one; recorded sessions are replayed from theirs).
+    public init(motions: [Motion], holdMs: [Int], reflection: ReflectionSequence?) {
+        self.motions = motions
+        self.holdMs = holdMs
+        self.reflection = reflection
+    }
 }
 
 /// Draws the order of challenges and the reflection colours of a session.

@@ -8,6 +8,7 @@ struct Vigil {
     usage: vigil <command> [arguments]
       analyze IMAGE...       faces, landmarks, head pose, eye/mouth openness, quality (JSON)
       compare A B            1:1 face comparison (exit 0 match, 1 no match, 2 error)
+      liveness SESSION_DIR   the liveness engine on a recorded session (exit 0 passed, 1 failed, 2 bad input)
     """
 
     static func main() {
@@ -22,6 +23,7 @@ struct Vigil {
             switch command {
             case "analyze": status = try AnalyzeCommand.run(arguments)
             case "compare": status = try CompareCommand.run(arguments)
+            case "liveness": status = try LivenessCommand.run(arguments)
             case "help", "--help", "-h":
                 print(usage)
                 status = 0

@@ -1,0 +1,57 @@
+import VigilCore
+import VigilFace
+
+/// Runs decoded frames through face analysis and a `LivenessSession`: the per-frame path shared
+/// by the server and `vigil liveness`. One runner per session; not for concurrent use.
+public struct LivenessRunner {
+    /// A full detection (which also sees extra faces) every this many frames while tracking.
+    public static let detectionInterval = 10
+
+    /// The engine state.
+    public private(set) var session: LivenessSession
+    private let analyzer: FaceAnalyzer
+    private var previous: FaceObservation?
+    private var frames = 0
+
+    /// A runner over `analyzer` for a session.
+    public init(session: LivenessSession, analyzer: FaceAnalyzer) {
+        self.session = session
+        self.analyzer = analyzer
+    }
+
+    /// Analyses one frame and feeds it to the session.
+    public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
+        frames += 1
+        var faces: [FaceObservation]
+        if let previous, frames % Self.detectionInterval != 0, let tracked = analyzer.track(in: image, previous: previous) {
+            faces = [tracked]
+        } else {
+            faces = analyzer.detect(in: image)
+        }
+        previous = faces.count == 1 ? faces[0] : nil
+        let frame = LivenessFrame(timestampMs: timestampMs, faces: faces, contentHash: contentHash)
+        var descriptor: FaceDescriptor?
+        if session.wantsDescriptor(for: frame), let face = faces.first {
+            descriptor = try? analyzer.descriptor(for: face, in: image)
+        }
+        return session.observe(frame, descriptor: descriptor)
+    }
+
+    /// Starts the reflection sequence at `timestampMs`.
+    public mutating func startReflection(atMs timestampMs: Int) {
+        session.startReflection(atMs: timestampMs)
+    }
+
+    /// The decision on everything processed so far.
+    public func decide() -> LivenessDecision { session.decide() }
+}
+
+/// FNV-1a, 64 bits: a cheap content hash for repeated-frame detection (not a security boundary).
+public func contentHash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return hash
+}

@@ -1,0 +1,122 @@
+import Foundation
+import VigilCore
+import VigilFace
+import VigilLiveness
+
+/// `vigil liveness SESSION_DIR`: the liveness engine on a recorded session (docs/session-format.md).
+/// Exit 0 passed, 1 failed, 2 bad input.
+enum LivenessCommand {
+    static let usage = "vigil liveness SESSION_DIR"
+
+    struct SessionFile: Decodable {
+        struct Challenge: Decodable {
+            let kind: Motion
+            let promptedAtMs: Int?
+            let holdMs: Int?
+        }
+        struct Reflection: Decodable {
+            let colors: [ReflectionColor]
+            let startMs: Int
+            let stepMs: Int
+        }
+        struct Frame: Decodable {
+            let file: String
+            let timestampMs: Int
+        }
+        let policy: LivenessPolicy?
+        let riskLevel: RiskLevel?
+        let challenges: [Challenge]
+        let reflection: Reflection?
+        let frames: [Frame]
+    }
+
+    struct Report: Encodable {
+        struct Challenge: Encodable {
+            let kind: Motion
+            let state: ChallengeState
+            let promptedAtMs: Int?
+            let atMs: Int?
+        }
+        let outcome: LivenessDecision.Outcome
+        let score: Double
+        let feedback: [FeedbackCode]
+        let checks: [String: CheckResult]
+        let challenges: [Challenge]
+    }
+
+    static let maxFrames = 3000
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: [])
+        guard args.positionals.count == 1 else { throw CLIError.usage("usage: \(usage)") }
+        let directory = URL(fileURLWithPath: args.positionals[0], isDirectory: true)
+        let file = try load(directory)
+        let policy = try resolvePolicy(file)
+        guard file.challenges.count == (policy.type.includesMotion ? policy.count : 0) else {
+            throw CLIError(code: "bad_session", message: "the policy asks for \(policy.count) motion challenges, the session lists \(file.challenges.count)")
+        }
+        guard (1...maxFrames).contains(file.frames.count) else {
+            throw CLIError(code: "bad_session", message: "a session has 1...\(maxFrames) frames, this one \(file.frames.count)")
+        }
+        if let r = file.reflection, !(100...5000).contains(r.stepMs) || !(1...32).contains(r.colors.count) {
+            throw CLIError(code: "bad_session", message: "reflection needs 1...32 colours and stepMs in 100...5000")
+        }
+        let reflection = file.reflection.map { ReflectionSequence(colors: $0.colors, stepMs: $0.stepMs) }
+        let plan = ChallengePlan(motions: file.challenges.map(\.kind),
+                                 holdMs: file.challenges.map { $0.holdMs ?? ChallengePlanner.holdRangeMs.lowerBound },
+                                 reflection: reflection)
+        let analyzer = try FaceAnalyzer(models: try FaceModels())
+        var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
+        for frame in file.frames {
+            guard !frame.file.contains("/"), !frame.file.hasPrefix(".") else {
+                throw CLIError(code: "bad_session", message: "frame file '\(frame.file)' must be a plain name inside the session directory")
+            }
+            let url = directory.appendingPathComponent(frame.file)
+            guard let bytes = try? Data(contentsOf: url) else {
+                throw CLIError(code: "bad_session", message: "frame \(frame.file) cannot be read")
+            }
+            let image: Image
+            do {
+                image = try Image(encoded: bytes)
+            } catch {
+                throw CLIError(code: "bad_image", message: "frame \(frame.file): \(error.description)")
+            }
+            if let start = file.reflection?.startMs, runner.session.reflectionStartMs == nil, frame.timestampMs >= start {
+                runner.startReflection(atMs: start)
+            }
+            _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
+        }
+        let decision = runner.decide()
+        try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
+                             challenges: decision.challenges.map {
+                                 Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs)
+                             }))
+        return decision.outcome == .passed ? 0 : 1
+    }
+
+    static func load(_ directory: URL) throws -> SessionFile {
+        let url = directory.appendingPathComponent("session.json")
+        guard let data = try? Data(contentsOf: url) else {
+            throw CLIError(code: "bad_session", message: "\(url.path) cannot be read")
+        }
+        do {
+            return try JSONDecoder().decode(SessionFile.self, from: data)
+        } catch {
+            throw CLIError(code: "bad_session", message: "session.json: \(error)")
+        }
+    }
+
+    static func resolvePolicy(_ file: SessionFile) throws -> LivenessPolicy {
+        let policy: LivenessPolicy
+        switch (file.policy, file.riskLevel) {
+        case (let explicit?, nil): policy = explicit
+        case (nil, let level?): policy = .preset(level)
+        default: throw CLIError(code: "bad_session", message: "session.json needs exactly one of 'policy' and 'riskLevel'")
+        }
+        do {
+            return try policy.validated()
+        } catch {
+            throw CLIError(code: "invalid_policy", message: error.description)
+        }
+    }
+}
