@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
-        .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace"]),
+        .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace"]),

@@ -1,6 +1,7 @@
 import Foundation
 import VigilCore
 import VigilFace
+import VigilLiveness
 
 /// `vigil-bench FRAMES_DIR OUT_JSON`: times each face-engine stage on the 640x480 JPEG frames in
 /// FRAMES_DIR (single thread) and writes timings and per-frame descriptors as JSON.
@@ -47,10 +48,12 @@ struct VigilBench {
 
         var decode: [Double] = [], detect: [Double] = [], track: [Double] = [], descriptor: [Double] = []
         var descriptors: [String: FrameResult] = [:]
+        var observed: [FaceObservation] = []
         for round in 0..<5 {
             for (name, data) in zip(files, encoded) {
                 let image = try timed(&decode) { try Image(encoded: data) }
                 guard let face = timed(&detect, { analyzer.detect(in: image) }).first else { continue }
+                observed.append(face)
                 // The next frame of a session: the same face a few pixels away, followed by tracking.
                 let next = image.remapped(width: image.width, height: image.height) { x, y in
                     Point2D(x: Double(x) - 6, y: Double(y) - 3)
@@ -64,9 +67,23 @@ struct VigilBench {
                 }
             }
         }
+        // The liveness engine on top of face analysis: a high-risk session fed these observations.
+        var engine: [Double] = [], decision: [Double] = []
+        let policy = try LivenessPolicy.preset(.high).validated()
+        var generator = PlanGenerator.random()
+        for _ in 0..<20 {
+            var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+            session.startReflection(atMs: 500)
+            for (i, face) in observed.enumerated() {
+                let frame = LivenessFrame(timestampMs: i * 100, faces: [face], contentHash: UInt64(i))
+                _ = timed(&engine) { session.observe(frame) }
+            }
+            _ = timed(&decision) { session.decide() }
+        }
         let report = Report(
             stages: [StageTimings("decode 640x480 JPEG", decode), StageTimings("frame with detection", detect),
-                     StageTimings("tracked frame", track), StageTimings("descriptor", descriptor)],
+                     StageTimings("tracked frame", track), StageTimings("descriptor", descriptor),
+                     StageTimings("liveness engine per frame", engine), StageTimings("liveness decision", decision)],
             modelLoadMs: loadMs[0], modelsMB: Double(modelsBytes) / 1_048_576, perWorkerMB: Double(perWorker) / 1_048_576,
             frames: descriptors)
         try VigilJSON.encoder(pretty: true).encode(report).write(to: URL(fileURLWithPath: arguments[1]))
