@@ -16,22 +16,11 @@ extern "C" vf_detector *vf_detector_clone(const vf_detector *detector) {
 extern "C" void vf_detector_destroy(vf_detector *detector) { delete detector; }
 
 extern "C" int vf_detector_run(vf_detector *detector, const uint8_t *gray, long width, long height,
-                               int upsample, double threshold, vf_rect *boxes, double *scores,
-                               int capacity) {
-    if (!detector || !gray || width <= 0 || height <= 0 || upsample < 0 || upsample > 2) return -1;
+                               double threshold, vf_rect *boxes, double *scores, int capacity) {
+    if (!detector || !gray || width <= 0 || height <= 0) return -1;
     try {
         std::vector<dlib::rect_detection> found;
-        if (upsample == 0) {
-            vigil::GrayView view{gray, height, width};
-            detector->detector(view, found, threshold);
-        } else {
-            dlib::array2d<unsigned char> image;
-            dlib::assign_image(image, vigil::GrayView{gray, height, width});
-            dlib::pyramid_down<2> pyramid;
-            for (int i = 0; i < upsample; ++i) dlib::pyramid_up(image, pyramid);
-            detector->detector(image, found, threshold);
-            for (auto &d : found) d.rect = pyramid.rect_down(d.rect, upsample);
-        }
+        detector->detector(vigil::GrayView{gray, height, width}, found, threshold);
         int n = int(found.size());
         for (int i = 0; i < n && i < capacity; ++i) {
             const auto &r = found[i].rect;

@@ -120,7 +120,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         var boxes = [vf_rect](repeating: vf_rect(), count: capacity)
         var scores = [Double](repeating: 0, count: capacity)
         let found = gray.pixels.withUnsafeBufferPointer { pixels in
-            vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, 0, 0, &boxes, &scores, Int32(capacity))
+            vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, 0, &boxes, &scores, Int32(capacity))
         }
         guard found > 0 else { return [] }
         return (0..<min(Int(found), capacity)).compactMap { i in

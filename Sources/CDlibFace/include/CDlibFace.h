@@ -45,7 +45,7 @@ void vf_detector_destroy(vf_detector *detector);
 /// Runs the detector on an 8-bit grayscale image; writes up to `capacity` boxes and scores.
 /// Returns the number of detections (possibly more than written) or -1 on error.
 int vf_detector_run(vf_detector *detector, const uint8_t *gray, long width, long height,
-                    int upsample, double threshold, vf_rect *boxes, double *scores, int capacity);
+                    double threshold, vf_rect *boxes, double *scores, int capacity);
 
 /// Shape predictor (68 or 5 landmarks). Read-only after loading: safe to share between threads.
 typedef struct vf_shape_model vf_shape_model;
