@@ -12,6 +12,8 @@ public struct LivenessRunner {
     private let analyzer: FaceAnalyzer
     private var previous: FaceObservation?
     private var frames = 0
+    /// The frame chosen for the audit image, kept decoded until the decision.
+    public private(set) var bestImage: Image?
 
     /// A runner over `analyzer` for a session.
     public init(session: LivenessSession, analyzer: FaceAnalyzer) {
@@ -34,8 +36,13 @@ public struct LivenessRunner {
         if session.wantsDescriptor(for: frame), let face = faces.first {
             descriptor = try? analyzer.descriptor(for: face, in: image)
         }
-        return session.observe(frame, descriptor: descriptor)
+        let update = session.observe(frame, descriptor: descriptor)
+        if session.bestFrame?.timestampMs == timestampMs { bestImage = image }
+        return update
     }
+
+    /// The audit image: the best frame as JPEG, when any frame held a well-placed face.
+    public func auditImage(quality: Int = 85) -> [UInt8]? { bestImage?.jpegData(quality: quality) }
 
     /// Starts the reflection sequence at `timestampMs`.
     public mutating func startReflection(atMs timestampMs: Int) {

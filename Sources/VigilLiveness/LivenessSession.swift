@@ -35,6 +35,8 @@ public struct LivenessSession: Sendable {
     public private(set) var tracker: ChallengeTracker
     /// When the reflection sequence started on the capture clock, once it has.
     public private(set) var reflectionStartMs: Int?
+    /// The frame best suited for the audit image so far: its timestamp and suitability in [0, 1].
+    public private(set) var bestFrame: (timestampMs: Int, suitability: Double)?
 
     private var timing = FrameTimingCheck()
     private var singleFace = SingleFaceCheck()
@@ -92,6 +94,8 @@ public struct LivenessSession: Sendable {
         timing.observe(timestampMs: frame.timestampMs, contentHash: frame.contentHash)
         singleFace.observe(faceCount: frame.faces.count)
         if let face = frame.faces.first, frame.faces.count == 1 {
+            let suitability = Self.auditSuitability(face, placed: placement.guidance(for: frame.faces) == nil)
+            if suitability > (bestFrame?.suitability ?? 0) { bestFrame = (frame.timestampMs, suitability) }
             planar.observe(face)
             reflection?.observe(face.color, at: frame.timestampMs)
             if reflection == nil, plan.reflection != nil {
@@ -108,6 +112,15 @@ public struct LivenessSession: Sendable {
         let update = tracker.observe(frame.faces, at: frame.timestampMs)
         if let code = update.guidance { guidance[code, default: 0] += 1 }
         return update
+    }
+
+    /// How well a face suits the audit image: well placed, sharp, frontal, eyes open.
+    static func auditSuitability(_ face: FaceObservation, placed: Bool) -> Double {
+        guard placed else { return 0 }
+        let sharp = min(1, face.quality.sharpness / 200)
+        let frontal = max(0, 1 - abs(face.pose.yaw) / 45) * max(0, 1 - abs(face.pose.pitch) / 45)
+        let eyes = min(1, (face.eyes.left + face.eyes.right) / 2 / 0.25)
+        return sharp * frontal * eyes
     }
 
     /// The verdict on everything seen so far.

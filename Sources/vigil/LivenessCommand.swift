@@ -42,6 +42,7 @@ enum LivenessCommand {
         let feedback: [FeedbackCode]
         let checks: [String: CheckResult]
         let challenges: [Challenge]
+        let bestFrame: String?
     }
 
     static let maxFrames = 3000
@@ -87,10 +88,11 @@ enum LivenessCommand {
             _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
         }
         let decision = runner.decide()
+        let best = runner.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
         try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
                              challenges: decision.challenges.map {
                                  Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs)
-                             }))
+                             }, bestFrame: best))
         return decision.outcome == .passed ? 0 : 1
     }
 

@@ -42,6 +42,7 @@ import VigilFace
         let checks = try #require(report["checks"] as? [String: [String: Any]])
         #expect(checks["singleFace"]?["passed"] as? Bool == true)
         #expect(checks["frameTiming"]?["passed"] as? Bool == true)
+        #expect((report["bestFrame"] as? String)?.hasSuffix(".jpg") == true)
     }
 
     @Test func badSessionsExitTwoWithAClearError() throws {

@@ -56,6 +56,22 @@ import VigilFace
         #expect(passes == 10)
     }
 
+    @Test func theAuditFrameIsWellPlacedFrontalAndOpenEyed() throws {
+        let policy = try LivenessPolicy.preset(.free).validated()
+        var generator = PlanGenerator.seeded(12)
+        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        var turned = Subject(), shut = Subject(), far = Subject(), frontal = Subject()
+        turned.yaw = 25
+        shut.eyes = 0.05
+        far.size = 0.1
+        frontal.yaw = 0
+        frontal.pitch = 0
+        for (t, subject) in [turned, shut, far, frontal, turned].enumerated() {
+            _ = session.observe(LivenessFrame(timestampMs: t * 100, faces: [subject.observation()], contentHash: UInt64(t)))
+        }
+        #expect(session.bestFrame?.timestampMs == 300)
+    }
+
     @Test func repeatedFramesFailAsADeviceIssue() throws {
         let policy = try LivenessPolicy.preset(.low).validated()
         var generator = PlanGenerator.seeded(10)
