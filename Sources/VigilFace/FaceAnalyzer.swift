@@ -97,8 +97,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let a = previous.anchor
         let box = Rect(x: bounds.x + a.x * bounds.width, y: bounds.y + a.y * bounds.height,
                        width: a.width * bounds.width, height: a.height * bounds.height)
-        let frame = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        guard let visible = box.intersection(frame), visible.area >= 0.6 * box.area else { return nil }
+        guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
         return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
                        framesSinceDetection: frames, anchor: a)
     }

@@ -37,8 +37,7 @@ enum FaceQualityMeter {
 
     /// Mean colour of the central half of the face box, sampled every other pixel.
     static func color(_ image: Image, box: Rect) -> FaceColor {
-        let bounds = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        guard let region = box.scaled(by: 0.5).intersection(bounds) else { return FaceColor(red: 0, green: 0, blue: 0) }
+        guard let region = box.scaled(by: 0.5).intersection(image.bounds) else { return FaceColor(red: 0, green: 0, blue: 0) }
         let x0 = Int(region.x), y0 = Int(region.y)
         let x1 = min(image.width, Int(region.x + region.width)), y1 = min(image.height, Int(region.y + region.height))
         var r = 0, g = 0, b = 0, n = 0

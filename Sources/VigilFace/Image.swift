@@ -83,6 +83,9 @@ public struct Image: Sendable {
         self.rgb = out
     }
 
+    /// The whole image as a rectangle.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+
     /// Reads and decodes a file.
     public init(contentsOf url: URL, maxPixels: Int = Image.defaultMaxPixels) throws {
         try self.init(encoded: try Data(contentsOf: url), maxPixels: maxPixels)
@@ -111,7 +114,6 @@ public struct Image: Sendable {
 
     /// Luminance of `region` (clipped to the image), resampled by box averaging to `scale`.
     public func grayscale(region: Rect? = nil, scale: Double = 1) -> GrayImage {
-        let bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         let area = region.flatMap { $0.intersection(bounds) } ?? bounds
         let x0 = Int(area.x), y0 = Int(area.y)
         let srcW = max(1, min(width - x0, Int(area.width))), srcH = max(1, min(height - y0, Int(area.height)))

@@ -3,7 +3,6 @@ import VigilCore
 extension Image {
     /// The part of the image inside `rect` (clipped to the image); nil when they do not overlap.
     public func cropped(to rect: Rect) -> Image? {
-        let bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         guard let area = rect.intersection(bounds) else { return nil }
         let x0 = Int(area.x), y0 = Int(area.y)
         let w = min(width - x0, Int(area.width)), h = min(height - y0, Int(area.height))
