@@ -67,7 +67,10 @@ public struct LivenessSession: Sendable {
     public mutating func startReflection(atMs timestampMs: Int) {
         guard let sequence = plan.reflection, reflectionStartMs == nil else { return }
         reflectionStartMs = timestampMs
-        reflection = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
+        var check = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
+        for (color, t) in pendingColors { check.observe(color, at: t) }   // the baseline frames
+        pendingColors = []
+        reflection = check
     }
 
     /// Whether all active parts are over, so the decision can be made.
@@ -130,11 +133,7 @@ public struct LivenessSession: Sendable {
             "identity": identity.result,
         ]
         if plan.reflection != nil {
-            checks["reflection"] = reflection.map { check in
-                var check = check
-                for (color, t) in pendingColors { check.observe(color, at: t) }
-                return check.result
-            } ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
+            checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
         }
         return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames)
     }
