@@ -59,7 +59,8 @@ public struct ChallengeTracker: Sendable {
     private let holdMs: [Int]
     private var neutralSinceMs: Int?
     private let thresholds: MotionThresholds
-    private let placement: FacePlacementCheck
+    /// The placement rules behind live guidance.
+    public let placement: FacePlacementCheck
     private var current = 0
     private var samples: [Baseline] = []
     private var phase = MotionPhase()

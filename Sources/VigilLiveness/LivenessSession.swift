@@ -47,7 +47,6 @@ public struct LivenessSession: Sendable {
     private var frames = 0
     private var identityTaken = 0
     private var lastIdentityMs: Int?
-    private let placement = FacePlacementCheck()
     private var lastTimestampMs: Int?
     private var pendingColors: [(FaceColor, Int)] = []   // the last frames before the reflection
 
@@ -83,7 +82,7 @@ public struct LivenessSession: Sendable {
 
     /// Whether the caller should compute this frame's descriptor and pass it to `observe`.
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
-        guard identityTaken < Self.identitySamples, frame.faces.count == 1, placement.guidance(for: frame.faces) == nil else {
+        guard identityTaken < Self.identitySamples, frame.faces.count == 1, tracker.placement.guidance(for: frame.faces) == nil else {
             return false
         }
         guard let last = lastIdentityMs else { return true }
@@ -97,7 +96,7 @@ public struct LivenessSession: Sendable {
         timing.observe(timestampMs: frame.timestampMs, contentHash: frame.contentHash)
         singleFace.observe(faceCount: frame.faces.count)
         if let face = frame.faces.first, frame.faces.count == 1 {
-            let suitability = Self.auditSuitability(face, placed: placement.guidance(for: frame.faces) == nil)
+            let suitability = Self.auditSuitability(face, placed: tracker.placement.guidance(for: frame.faces) == nil)
             if suitability > (bestFrame?.suitability ?? 0) { bestFrame = (frame.timestampMs, suitability) }
             planar.observe(face)
             reflection?.observe(face.color, at: frame.timestampMs)
