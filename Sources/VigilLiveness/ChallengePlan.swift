@@ -51,6 +51,8 @@ public struct ReflectionSequence: Codable, Hashable, Sendable {
     public let colors: [ReflectionColor]
     /// Display time of each colour. At least 334 ms keeps flashes within three per second (WCAG 2.3.1).
     public let stepMs: Int
+    /// Accepted colour counts and step durations for sequences from outside the planner.
+    public static let limits = (colors: 1...32, stepMs: 100...5000)
 
     /// Creates a sequence.
     public init(colors: [ReflectionColor], stepMs: Int) {

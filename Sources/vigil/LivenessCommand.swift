@@ -59,8 +59,9 @@ enum LivenessCommand {
         guard (1...maxFrames).contains(file.frames.count) else {
             throw CLIError(code: "bad_session", message: "a session has 1...\(maxFrames) frames, this one \(file.frames.count)")
         }
-        if let r = file.reflection, !(100...5000).contains(r.stepMs) || !(1...32).contains(r.colors.count) {
-            throw CLIError(code: "bad_session", message: "reflection needs 1...32 colours and stepMs in 100...5000")
+        let limits = ReflectionSequence.limits
+        if let r = file.reflection, !limits.stepMs.contains(r.stepMs) || !limits.colors.contains(r.colors.count) {
+            throw CLIError(code: "bad_session", message: "reflection needs \(limits.colors) colours and stepMs in \(limits.stepMs)")
         }
         let reflection = file.reflection.map { ReflectionSequence(colors: $0.colors, stepMs: $0.stepMs) }
         let plan = ChallengePlan(motions: file.challenges.map(\.kind),
