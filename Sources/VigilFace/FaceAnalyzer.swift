@@ -92,14 +92,29 @@ public final class FaceAnalyzer: @unchecked Sendable {
             }
         }
         guard frames <= options.maxTrackedFrames else { return nil }
-        let landmarks = predictLandmarks(image, box: previous.box)
-        guard let bounds = Rect.bounding(landmarks), bounds.width > 1, bounds.height > 1 else { return nil }
-        let a = previous.anchor
-        let box = Rect(x: bounds.x + a.x * bounds.width, y: bounds.y + a.y * bounds.height,
-                       width: a.width * bounds.width, height: a.height * bounds.height)
+        // Two passes with the box size held: the first finds where the face moved, the second
+        // predicts in a box centred there. Rebuilding the size from landmark bounds shrinks the box
+        // on a turned head (the jaw foreshortens) until tracking collapses.
+        let previousCentre = Self.stableCentre(previous.landmarks)
+        let offset = (x: previousCentre.x - previous.box.midX, y: previousCentre.y - previous.box.midY)
+        func recentred(on landmarks: [Point2D]) -> Rect {
+            let c = Self.stableCentre(landmarks)
+            return Rect(x: c.x - offset.x - previous.box.width / 2, y: c.y - offset.y - previous.box.height / 2,
+                        width: previous.box.width, height: previous.box.height)
+        }
+        var box = recentred(on: predictLandmarks(image, box: previous.box))
+        let landmarks = predictLandmarks(image, box: box)
+        box = recentred(on: landmarks)
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
         return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
-                       framesSinceDetection: frames, anchor: a)
+                       framesSinceDetection: frames, anchor: previous.anchor)
+    }
+
+    /// Centre of the eyes and nose, the landmarks that move most rigidly with the head.
+    private static func stableCentre(_ landmarks: [Point2D]) -> Point2D {
+        let indices = Array(27...47)
+        let n = Double(indices.count)
+        return Point2D(x: indices.reduce(0) { $0 + landmarks[$1].x } / n, y: indices.reduce(0) { $0 + landmarks[$1].y } / n)
     }
 
     /// The 128-d descriptor of a face, from a 150x150 chip aligned on its landmarks.
