@@ -24,7 +24,11 @@ let package = Package(
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
-        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
+        // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
+        // dependency of the server or SDK products.
+        .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),

@@ -25,6 +25,17 @@ public struct ChallengeRecord: Codable, Hashable, Sendable {
     public var promptedAtMs: Int?
     /// When it ended.
     public var endedAtMs: Int?
+    /// Why it failed, for logs and the tenant (never shown to the device).
+    public var reason: String?
+
+    /// A record.
+    public init(kind: Motion, state: ChallengeState, promptedAtMs: Int? = nil, endedAtMs: Int? = nil, reason: String? = nil) {
+        self.kind = kind
+        self.state = state
+        self.promptedAtMs = promptedAtMs
+        self.endedAtMs = endedAtMs
+        self.reason = reason
+    }
 }
 
 /// Live state returned for every frame.
@@ -64,6 +75,8 @@ public struct ChallengeTracker: Sendable {
     private var current = 0
     private var samples: [Baseline] = []
     private var phase = MotionPhase()
+    private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until neutral again
+    private var lastUnsolicited: Set<Signal.Extreme> = []
 
     /// A person's neutral face: eye and mouth openness and head pose.
     public struct Baseline: Hashable, Sendable {
@@ -108,7 +121,7 @@ public struct ChallengeTracker: Sendable {
         guard !finished else { return update(guidance, progress: 0) }
         if current < challenges.count, challenges[current].state == .active,
            let prompted = challenges[current].promptedAtMs, timestampMs - prompted > timeoutMs {
-            end(.timedOut, at: timestampMs)
+            end(.timedOut, at: timestampMs, reason: "timeout")
             return update(guidance, progress: 0)
         }
         guard faces.count == 1, let face = faces.first else { return update(guidance, progress: 0) }
@@ -124,9 +137,12 @@ public struct ChallengeTracker: Sendable {
 
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
         if challenges[current].state == .pending {
-            // A deliberate motion while waiting for a prompt is a motion before its prompt.
-            guard signal.extremes.isEmpty else {
-                end(.failed, at: timestampMs)
+            // A deliberate motion while waiting for a prompt is a motion before its prompt; the
+            // one just passed may still be returning to neutral.
+            if signal.isNeutral { settling = [] }
+            let unsolicited = signal.extremes.subtracting(settling)
+            guard !confirmed(unsolicited) else {
+                end(.failed, at: timestampMs, reason: "before_prompt_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
                 return update(.motionIssue, progress: 0)
             }
             // Reveal only after a well-placed, neutral face was held for the drawn hold time.
@@ -145,12 +161,20 @@ public struct ChallengeTracker: Sendable {
         }
 
         let kind = challenges[current].kind
-        if !signal.extremes.isSubset(of: Self.allowedExtremes(for: kind)) {
-            end(.failed, at: timestampMs)
+        let unsolicited = signal.extremes.subtracting(Self.allowedExtremes(for: kind))
+        if confirmed(unsolicited) {
+            end(.failed, at: timestampMs, reason: "unsolicited_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
             return update(.motionIssue, progress: 0)
         }
         let progress = advance(kind, signal, at: timestampMs)
         return update(guidance, progress: progress)
+    }
+
+    /// Whether an unsolicited extreme is real: seen in two consecutive frames, so that one
+    /// frame's landmark glitch does not fail a person, while any deliberate motion still does.
+    private mutating func confirmed(_ unsolicited: Set<Signal.Extreme>) -> Bool {
+        defer { lastUnsolicited = unsolicited }
+        return !unsolicited.isEmpty && !unsolicited.isDisjoint(with: lastUnsolicited)
     }
 
     private mutating func settleBaseline() {
@@ -163,12 +187,12 @@ public struct ChallengeTracker: Sendable {
     /// Advances the current challenge's motion; returns its progress.
     private mutating func advance(_ kind: Motion, _ signal: Signal, at timestampMs: Int) -> Double {
         let prompted = challenges[current].promptedAtMs ?? timestampMs
-        if !phase.reachedExtreme, signal.movement(for: kind) > 0.25, phase.startedAtMs == nil {
+        if !phase.reachedExtreme, signal.movement(for: kind) > 0.5, phase.startedAtMs == nil {
             phase.startedAtMs = timestampMs
             if timestampMs - prompted < thresholds.minimumReactionMs {
                 // Under way before the prompt could be seen. A blink then is likely natural: ignore it.
                 guard kind == .blink else {
-                    end(.failed, at: timestampMs)
+                    end(.failed, at: timestampMs, reason: "started_before_prompt")
                     return 0
                 }
                 phase = MotionPhase(blinkIgnoredUntilOpen: true)
@@ -202,10 +226,14 @@ public struct ChallengeTracker: Sendable {
         return phase.reachedExtreme ? max(0.5, signal.movement(for: kind) / 2) : min(0.5, signal.movement(for: kind) / 2)
     }
 
-    private mutating func end(_ state: ChallengeState, at timestampMs: Int) {
+    private mutating func end(_ state: ChallengeState, at timestampMs: Int, reason: String? = nil) {
         challenges[current].state = state
         challenges[current].endedAtMs = timestampMs
-        if state == .passed { current += 1 }
+        challenges[current].reason = reason
+        if state == .passed {
+            settling = Self.allowedExtremes(for: challenges[current].kind)
+            current += 1
+        }
     }
 
     private func update(_ guidance: FeedbackCode?, progress: Double) -> TrackerUpdate {
@@ -229,7 +257,7 @@ public struct ChallengeTracker: Sendable {
 /// One frame's face measured against the baseline.
 struct Signal {
     /// Deliberate positions that only a requested motion may reach.
-    enum Extreme: Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
+    enum Extreme: String, Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
 
     let eyes: Double, mouth: Double, yaw: Double, pitch: Double
     let thresholds: MotionThresholds
@@ -258,7 +286,8 @@ struct Signal {
         if yaw >= thresholds.turnDegrees { out.insert(.yawLeft) }
         if yaw <= -thresholds.turnDegrees { out.insert(.yawRight) }
         if pitch <= -thresholds.nodDegrees { out.insert(.pitchDown) }
-        if mouth >= thresholds.mouthOpenIncrease { out.insert(.mouthOpen) }
+        // Mouth landmarks are unreliable on a turned head.
+        if mouth >= thresholds.mouthOpenIncrease, abs(yaw) < thresholds.turnDegrees { out.insert(.mouthOpen) }
         return out
     }
 

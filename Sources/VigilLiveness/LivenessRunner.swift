@@ -14,6 +14,9 @@ public struct LivenessRunner {
     private var frames = 0
     /// The frame chosen for the audit image, kept decoded until the decision.
     public private(set) var bestImage: Image?
+    /// The last frame as the session saw it, with its descriptor if one was taken (lets callers
+    /// replay the observations, for example to time the engine apart from face analysis).
+    public private(set) var lastObservation: (frame: LivenessFrame, descriptor: FaceDescriptor?)?
 
     /// A runner over `analyzer` for a session.
     public init(session: LivenessSession, analyzer: FaceAnalyzer) {
@@ -24,12 +27,10 @@ public struct LivenessRunner {
     /// Analyses one frame and feeds it to the session.
     public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
         frames += 1
-        var faces: [FaceObservation]
-        if let previous, frames % Self.detectionInterval != 0, let tracked = analyzer.track(in: image, previous: previous) {
-            faces = [tracked]
-        } else {
-            faces = analyzer.detect(in: image)
-        }
+        var faces: [FaceObservation] = []
+        if previous == nil || frames % Self.detectionInterval == 0 { faces = analyzer.detect(in: image) }
+        // A turned head the frontal detector misses stays tracked (until the tracker gives up).
+        if faces.isEmpty, let previous, let tracked = analyzer.track(in: image, previous: previous) { faces = [tracked] }
         previous = faces.count == 1 ? faces[0] : nil
         let frame = LivenessFrame(timestampMs: timestampMs, faces: faces, contentHash: contentHash)
         var descriptor: FaceDescriptor?
@@ -37,6 +38,7 @@ public struct LivenessRunner {
             descriptor = try? analyzer.descriptor(for: face, in: image)
         }
         let update = session.observe(frame, descriptor: descriptor)
+        lastObservation = (frame, descriptor)
         if session.bestFrame?.timestampMs == timestampMs { bestImage = image }
         return update
     }

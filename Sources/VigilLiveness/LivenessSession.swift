@@ -22,10 +22,11 @@ public struct LivenessFrame: Sendable {
 /// The whole engine for one session: challenges, passive checks and the decision. Pure and
 /// deterministic: the server and `vigil liveness` feed it the same way. Memory is bounded.
 public struct LivenessSession: Sendable {
-    /// Descriptors sampled per session for the identity check.
-    public static let identitySamples = 3
-    /// Minimum time between identity samples (ms).
-    public static let identitySpacingMs = 1500
+    /// At most this many descriptors per session for the identity check.
+    public static let identitySamples = 60
+    /// Minimum time between identity samples (ms): often enough that a face swapped in mid-session
+    /// is sampled before the session ends.
+    public static let identitySpacingMs = 1000
 
     /// The policy in force.
     public let policy: LivenessPolicy
@@ -82,7 +83,9 @@ public struct LivenessSession: Sendable {
 
     /// Whether the caller should compute this frame's descriptor and pass it to `observe`.
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
-        guard identityTaken < Self.identitySamples, frame.faces.count == 1, tracker.placement.guidance(for: frame.faces) == nil else {
+        // Near-frontal faces only: descriptors of one person drift apart with pose.
+        guard identityTaken < Self.identitySamples, frame.faces.count == 1, tracker.placement.guidance(for: frame.faces) == nil,
+              abs(frame.faces[0].pose.yaw) < 15, abs(frame.faces[0].pose.pitch) < 15 else {
             return false
         }
         guard let last = lastIdentityMs else { return true }

@@ -1,17 +1,17 @@
 /// When a motion counts, relative to the person's own neutral baseline.
 public struct MotionThresholds: Sendable, Hashable {
     /// Eyes count as closed below this fraction of the baseline eye aspect ratio.
-    public var eyesClosedRatio = 0.6
+    public var eyesClosedRatio = 0.72
     /// Eyes count as open again above this fraction.
     public var eyesOpenRatio = 0.85
     /// Mouth aspect ratio increase over baseline that counts as open.
     public var mouthOpenIncrease = 0.2
     /// Yaw change (degrees) that counts as a turn.
-    public var turnDegrees = 20.0
+    public var turnDegrees = 15.0
     /// Yaw change (degrees) each way that counts for a shake.
-    public var shakeDegrees = 15.0
+    public var shakeDegrees = 12.0
     /// Downward pitch change (degrees) that counts as a nod.
-    public var nodDegrees = 12.0
+    public var nodDegrees = 10.0
     /// Within this many degrees of baseline the head counts as back to neutral.
     public var neutralDegrees = 8.0
     /// A motion starting sooner than this after its prompt was under way before it (ms).

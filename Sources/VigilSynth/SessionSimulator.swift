@@ -1,0 +1,171 @@
+import Foundation
+import VigilCore
+import VigilFace
+import VigilLiveness
+
+/// How frames reach the engine, beyond what the camera sees.
+public enum StreamTamper: Sendable, Hashable {
+    /// Frames as captured.
+    case none
+    /// Every `every`-th frame repeats the previous frame's bytes (a frozen or looped feed).
+    case duplicate(every: Int)
+    /// Every `every`-th frame is held back and sent after the next one (timestamps go backwards).
+    case reorder(every: Int)
+}
+
+/// Camera and network parameters of a simulated capture.
+public struct CaptureSettings: Sendable, Hashable {
+    /// Nominal frame interval (ms) and its jitter (deviation, ms).
+    public var intervalMs = 100, intervalJitterMs = 8.0
+    /// Sensor noise (deviation per channel, 0...255).
+    public var noise = 2.0
+    /// JPEG quality of uploaded frames.
+    public var jpegQuality = 85
+    /// Time for a server answer to reach the screen (ms).
+    public var latencyMs = 60...160
+    /// The longest capture before giving up (ms).
+    public var maxDurationMs = 60_000
+    /// Tampering with the frame stream.
+    public var tamper = StreamTamper.none
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// One uploaded frame: the JPEG and its capture timestamp.
+public struct RecordedFrame: Sendable {
+    /// The JPEG bytes as uploaded.
+    public let jpeg: [UInt8]
+    /// Capture time (ms since capture start).
+    public let timestampMs: Int
+}
+
+/// A capture run against the real engine, as the server would see it, and its verdict.
+public struct SimulatedSession: Sendable {
+    /// The policy in force.
+    public let policy: LivenessPolicy
+    /// The drawn plan.
+    public let plan: ChallengePlan
+    /// Frames in upload order.
+    public let frames: [RecordedFrame]
+    /// When the reflection sequence started, if it did.
+    public let reflectionStartMs: Int?
+    /// The engine's decision after the last frame.
+    public let decision: LivenessDecision
+    /// Wall time the engine spent, excluding face analysis, per frame (ms), and on the decision.
+    public let engineMsPerFrame: Double, decisionMs: Double
+
+    /// When the session passed (the last frame's time), nil if it failed.
+    public var timeToPassMs: Int? { decision.outcome == .passed ? frames.map(\.timestampMs).max() : nil }
+
+    /// Writes `session.json` and the frames into `directory` (the format of `vigil liveness`).
+    public func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var list: [[String: Any]] = []
+        for (i, frame) in frames.enumerated() {
+            let name = String(format: "%06d.jpg", i + 1)
+            try Data(frame.jpeg).write(to: directory.appendingPathComponent(name))
+            list.append(["file": name, "timestampMs": frame.timestampMs])
+        }
+        let policyJSON = try JSONSerialization.jsonObject(with: VigilJSON.encoder().encode(policy))
+        var object: [String: Any] = [
+            "policy": policyJSON,
+            "challenges": zip(plan.motions, plan.holdMs).enumerated().map { i, pair -> [String: Any] in
+                var c: [String: Any] = ["kind": pair.0.rawValue, "holdMs": pair.1]
+                if i < decision.challenges.count, let at = decision.challenges[i].promptedAtMs { c["promptedAtMs"] = at }
+                return c
+            },
+            "frames": list,
+        ]
+        if let sequence = plan.reflection, let start = reflectionStartMs {
+            object["reflection"] = ["colors": sequence.colors.map(\.description), "startMs": start, "stepMs": sequence.stepMs]
+        }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: directory.appendingPathComponent("session.json"))
+    }
+}
+
+/// Runs a synthetic camera against the liveness engine frame by frame, closing the loop the way the
+/// capture page does: prompts and reflection colours appear on the "screen" after a network delay,
+/// and whatever is in front of the camera may react to them.
+public enum SessionSimulator {
+    /// Simulates one capture until the engine has finished or `maxDurationMs` passes.
+    public static func run(policy: LivenessPolicy, plan: ChallengePlan, camera: inout some SyntheticCamera,
+                           analyzer: FaceAnalyzer, settings: CaptureSettings = CaptureSettings(), seed: UInt64) -> SimulatedSession {
+        var random = SynthRandom(seed: seed)
+        var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
+        var frames: [RecordedFrame] = []
+        var reflectionStart: Int?
+        var promptShown: [Int: Int] = [:]
+        var previousBytes: [UInt8]?
+        var held: RecordedFrame?
+        var observed: [(frame: LivenessFrame, descriptor: FaceDescriptor?, reflectionStart: Int?)] = []
+        let displayLag = Int(random.uniform(0...100))
+        var t = 0, index = 0
+
+        func deliver(_ frame: RecordedFrame) {
+            // The same steps as `vigil liveness` and the server: decode, start the sequence, process.
+            guard let image = try? Image(encoded: frame.jpeg) else { return }
+            if let start = reflectionStart, runner.session.reflectionStartMs == nil, frame.timestampMs >= start {
+                runner.startReflection(atMs: start)
+            }
+            _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(frame.jpeg))
+            if let last = runner.lastObservation { observed.append((last.frame, last.descriptor, runner.session.reflectionStartMs)) }
+            frames.append(frame)
+        }
+
+        while t <= settings.maxDurationMs, !runner.session.finished {
+            var screen = ScreenState()
+            for (i, challenge) in runner.session.tracker.challenges.enumerated() where challenge.state == .active {
+                guard let prompted = challenge.promptedAtMs else { continue }
+                let shown = promptShown[i] ?? prompted + Int(random.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound)))
+                promptShown[i] = shown
+                if t >= shown { screen.prompt = (i, challenge.kind, shown) }
+            }
+            if let start = reflectionStart, let sequence = plan.reflection {
+                let step = (t - start - displayLag) / sequence.stepMs
+                if t - start - displayLag >= 0, step < sequence.colors.count {
+                    let c = sequence.colors[step]
+                    screen.color = (Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
+                }
+            }
+            var buffer = camera.frame(at: t, screen: screen)
+            buffer.addNoise(sigma: settings.noise, using: &random)
+            var bytes = buffer.image().jpegData(quality: settings.jpegQuality)
+            index += 1
+            switch settings.tamper {
+            case .duplicate(let every) where index % every == 0:
+                bytes = previousBytes ?? bytes
+                deliver(RecordedFrame(jpeg: bytes, timestampMs: t))
+            case .reorder(let every) where index % every == 0 && held == nil:
+                held = RecordedFrame(jpeg: bytes, timestampMs: t)
+            default:
+                deliver(RecordedFrame(jpeg: bytes, timestampMs: t))
+                if let pending = held {
+                    deliver(pending)
+                    held = nil
+                }
+            }
+            previousBytes = bytes
+            if reflectionStart == nil, runner.session.reflectionDue {
+                // The page starts flashing once the answer that asks for it arrives.
+                reflectionStart = t + Int(random.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound)))
+            }
+            t += max(30, settings.intervalMs + Int(random.gaussian(settings.intervalJitterMs)))
+        }
+        let before = DispatchTime.now().uptimeNanoseconds
+        let decision = runner.decide()
+        let decisionMs = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
+        // The engine alone: the same observations replayed into a fresh session, timed.
+        var replay = LivenessSession(policy: policy, plan: plan)
+        let replayStart = DispatchTime.now().uptimeNanoseconds
+        for o in observed {
+            if let start = o.reflectionStart, replay.reflectionStartMs == nil { replay.startReflection(atMs: start) }
+            _ = replay.observe(o.frame, descriptor: o.descriptor)
+        }
+        let engineNs = DispatchTime.now().uptimeNanoseconds - replayStart
+        return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: reflectionStart, decision: decision,
+                                engineMsPerFrame: observed.isEmpty ? 0 : Double(engineNs) / 1e6 / Double(observed.count),
+                                decisionMs: decisionMs)
+    }
+}
