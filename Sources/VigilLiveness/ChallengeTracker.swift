@@ -60,6 +60,8 @@ public struct TrackerUpdate: Hashable, Sendable {
 public struct ChallengeTracker: Sendable {
     /// Frames averaged for the neutral baseline.
     public static let baselineFrames = 5
+    /// Consecutive neutral frames that end the settling after a passed motion.
+    public static let settleFrames = 3
 
     /// The challenges, in order, with their outcomes.
     public private(set) var challenges: [ChallengeRecord]
@@ -76,6 +78,7 @@ public struct ChallengeTracker: Sendable {
     private var samples: [Baseline] = []
     private var phase = MotionPhase()
     private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until neutral again
+    private var neutralFrames = 0
     private var lastUnsolicited: Set<Signal.Extreme> = []
 
     /// A person's neutral face: eye and mouth openness and head pose.
@@ -139,10 +142,12 @@ public struct ChallengeTracker: Sendable {
         if challenges[current].state == .pending {
             // A deliberate motion while waiting for a prompt is a motion before its prompt; the
             // one just passed may still be returning to neutral.
-            if signal.isNeutral { settling = [] }
-            let unsolicited = signal.extremes.subtracting(settling)
-            guard !confirmed(unsolicited) else {
-                end(.failed, at: timestampMs, reason: "before_prompt_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
+            // Until the face has been neutral for a few frames it may still be coming back from
+            // the motion just passed: that motion's own extremes are not counted meanwhile.
+            neutralFrames = signal.isNeutral ? neutralFrames + 1 : 0
+            if neutralFrames >= Self.settleFrames { settling = [] }
+            guard !confirmed(signal.extremes.subtracting(settling)) else {
+                end(.failed, at: timestampMs, reason: "before_prompt_\(signal.extremes.map(\.rawValue).sorted().joined(separator: "_"))")
                 return update(.motionIssue, progress: 0)
             }
             // Reveal only after a well-placed, neutral face was held for the drawn hold time.
@@ -187,7 +192,7 @@ public struct ChallengeTracker: Sendable {
     /// Advances the current challenge's motion; returns its progress.
     private mutating func advance(_ kind: Motion, _ signal: Signal, at timestampMs: Int) -> Double {
         let prompted = challenges[current].promptedAtMs ?? timestampMs
-        if !phase.reachedExtreme, signal.movement(for: kind) > 0.5, phase.startedAtMs == nil {
+        if !phase.reachedExtreme, signal.movement(for: kind) > 0.6, phase.startedAtMs == nil {
             phase.startedAtMs = timestampMs
             if timestampMs - prompted < thresholds.minimumReactionMs {
                 // Under way before the prompt could be seen. A blink then is likely natural: ignore it.
@@ -232,6 +237,7 @@ public struct ChallengeTracker: Sendable {
         challenges[current].reason = reason
         if state == .passed {
             settling = Self.allowedExtremes(for: challenges[current].kind)
+            neutralFrames = 0
             current += 1
         }
     }
@@ -287,7 +293,7 @@ struct Signal {
         if yaw <= -thresholds.turnDegrees { out.insert(.yawRight) }
         if pitch <= -thresholds.nodDegrees { out.insert(.pitchDown) }
         // Mouth landmarks are unreliable on a turned head.
-        if mouth >= thresholds.mouthOpenIncrease, abs(yaw) < thresholds.turnDegrees { out.insert(.mouthOpen) }
+        if mouth >= thresholds.mouthOpenIncrease, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }
         return out
     }
 

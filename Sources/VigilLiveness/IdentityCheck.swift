@@ -4,7 +4,7 @@ import VigilFace
 /// with the first; a face swapped in mid-session is far from it.
 public struct IdentityCheck: Sendable {
     /// Distances above this between frames of one session mean another person.
-    public var maxDistance = 0.55
+    public var maxDistance = 0.6
 
     private var first: FaceDescriptor?
     private var samples = 0

@@ -7,11 +7,11 @@ public struct MotionThresholds: Sendable, Hashable {
     /// Mouth aspect ratio increase over baseline that counts as open.
     public var mouthOpenIncrease = 0.2
     /// Yaw change (degrees) that counts as a turn.
-    public var turnDegrees = 15.0
+    public var turnDegrees = 12.0
     /// Yaw change (degrees) each way that counts for a shake.
-    public var shakeDegrees = 12.0
+    public var shakeDegrees = 10.0
     /// Downward pitch change (degrees) that counts as a nod.
-    public var nodDegrees = 10.0
+    public var nodDegrees = 9.0
     /// Within this many degrees of baseline the head counts as back to neutral.
     public var neutralDegrees = 8.0
     /// A motion starting sooner than this after its prompt was under way before it (ms).

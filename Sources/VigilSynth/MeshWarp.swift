@@ -11,6 +11,11 @@ public struct MeshWarp: Sendable {
         triangles = Delaunay.triangulate(points)
     }
 
+    /// A warp over given triangles.
+    public init(triangles: [(Int, Int, Int)]) {
+        self.triangles = triangles
+    }
+
     /// Draws `source` moved from `from` to `to` into `target`; `depth` (larger = farther) orders
     /// triangles by their mean.
     public func render(_ source: PixelBuffer, from: [Point2D], to: [Point2D], depth: [Double], into target: inout PixelBuffer) {

@@ -20,19 +20,19 @@ public struct PerformedMotion: Sendable, Hashable {
         func ms(_ r: ClosedRange<Double>) -> Int { Int(random.uniform(r)) }
         switch kind {
         case .blink:
-            return PerformedMotion(kind: kind, startMs: startMs, amplitude: 1, riseMs: ms(70...120), holdMs: ms(150...300), fallMs: ms(100...160))
+            return PerformedMotion(kind: kind, startMs: startMs, amplitude: 1, riseMs: ms(80...130), holdMs: ms(220...400), fallMs: ms(100...160))
         case .mouthOpen:
             return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(0.8...1), riseMs: ms(250...400),
                                    holdMs: ms(500...900), fallMs: ms(250...400))
         case .turnLeft, .turnRight:
-            return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(38...50), riseMs: ms(400...650),
+            return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(28...36), riseMs: ms(400...650),
                                    holdMs: ms(350...700), fallMs: ms(400...650))
         case .nod:
             return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(20...30), riseMs: ms(300...500),
                                    holdMs: ms(250...500), fallMs: ms(300...500))
         case .shake:
             // One full cycle, left then right (or the other way), in riseMs + fallMs.
-            return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(32...42) * (random.uniform(0...1) < 0.5 ? 1 : -1),
+            return PerformedMotion(kind: kind, startMs: startMs, amplitude: random.uniform(24...32) * (random.uniform(0...1) < 0.5 ? 1 : -1),
                                    riseMs: ms(700...900), holdMs: 0, fallMs: ms(700...900))
         }
     }

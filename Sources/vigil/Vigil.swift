@@ -9,6 +9,7 @@ struct Vigil {
       analyze IMAGE...       faces, landmarks, head pose, eye/mouth openness, quality (JSON)
       compare A B            1:1 face comparison (exit 0 match, 1 no match, 2 error)
       liveness SESSION_DIR   the liveness engine on a recorded session (exit 0 passed, 1 failed, 2 bad input)
+      synth session|eval     synthetic sessions and attacks from photos; the liveness evaluation
     """
 
     static func main() {
@@ -24,6 +25,7 @@ struct Vigil {
             case "analyze": status = try AnalyzeCommand.run(arguments)
             case "compare": status = try CompareCommand.run(arguments)
             case "liveness": status = try LivenessCommand.run(arguments)
+            case "synth": status = try SynthCommand.run(arguments)
             case "help", "--help", "-h":
                 print(usage)
                 status = 0

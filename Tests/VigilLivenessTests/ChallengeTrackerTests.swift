@@ -136,6 +136,34 @@ struct Session {
         #expect(session.tracker.challenges[1].state == .failed && session.tracker.challenges[1].promptedAtMs == nil)
     }
 
+    @Test func aPassedMotionMaySettleBeforeTheNextPromptIsCounted() {
+        var session = Session([.mouthOpen, .blink])
+        session.waitForPrompt(person)
+        var open = person
+        open.mouth += 0.4
+        session.feed(person.performing(.mouthOpen, 0.3), frames: 2)
+        session.feed(open, frames: 6)   // passes at once, and the mouth stays open a while
+        #expect(session.tracker.challenges[0].state == .passed)
+        #expect(session.tracker.challenges[1].state == .pending)
+        session.waitForPrompt(person)
+        session.perform(.blink, by: person)
+        session.feed(person, frames: 2)
+        #expect(session.tracker.passed, "\(session.tracker.challenges)")
+    }
+
+    @Test func aOneFrameLandmarkGlitchIsNotAMotionButTwoFramesAre() {
+        var session = Session([.turnLeft])
+        session.waitForPrompt(person)
+        var glitch = person
+        glitch.mouth += 0.4
+        session.feed(glitch)
+        session.feed(person)
+        #expect(session.tracker.challenges[0].state == .active)
+        session.feed(glitch, frames: 2)
+        #expect(session.tracker.challenges[0].state == .failed)
+        #expect(session.tracker.challenges[0].reason == "unsolicited_mouthOpen")
+    }
+
     @Test func thePromptWaitsForTheDrawnHoldTime() {
         var session = Session(ChallengePlan(motions: [.blink], holdMs: [1200], reflection: nil))
         session.feed(person, frames: ChallengeTracker.baselineFrames)

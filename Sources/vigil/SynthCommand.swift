@@ -1,0 +1,109 @@
+import Foundation
+import VigilCore
+import VigilFace
+import VigilLiveness
+import VigilSynth
+
+/// `vigil synth`: synthetic sessions from real photos, for testing the engine (docs/synth.md).
+enum SynthCommand {
+    static let usage = """
+    usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
+           vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--per-species 50] [--live 200] [--workers 2] [--seed N]
+    species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let sub = arguments.first else { throw CLIError.usage(usage) }
+        let rest = Array(arguments.dropFirst())
+        switch sub {
+        case "session": return try session(rest)
+        case "eval": return try evaluate(rest)
+        default: throw CLIError.usage("unknown synth command '\(sub)'\n\(usage)")
+        }
+    }
+
+    static func seed(_ args: Arguments) throws -> UInt64 {
+        guard let text = args.value("seed") else { return 1 }
+        guard let value = UInt64(text) else { throw CLIError.usage("--seed must be a non-negative integer") }
+        return value
+    }
+
+    static func level(_ text: String) throws -> RiskLevel {
+        guard let level = RiskLevel(rawValue: text) else {
+            throw CLIError.usage("unknown risk level '\(text)' (\(RiskLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return level
+    }
+
+    static func rig(_ path: String, analyzer: FaceAnalyzer) throws -> FaceRig {
+        let photo: Image
+        do {
+            photo = try Image(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as ImageError {
+            throw CLIError(code: "bad_image", message: "\(path): \(error.description)")
+        } catch {
+            throw CLIError(code: "bad_image", message: "\(path) cannot be read")
+        }
+        do {
+            return try FaceRig(photo: photo, name: path, analyzer: analyzer)
+        } catch {
+            throw CLIError(code: "bad_image", message: error.description)
+        }
+    }
+
+    /// Writes one session directory and prints what the engine decided on it.
+    static func session(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["photo", "other", "species", "risk", "seed", "out"])
+        guard let photo = args.value("photo"), let out = args.value("out"), args.positionals.isEmpty else { throw CLIError.usage(usage) }
+        guard let species = Species(rawValue: args.value("species") ?? "live") else {
+            throw CLIError.usage("unknown species '\(args.value("species")!)'\n\(usage)")
+        }
+        let risk = try level(args.value("risk") ?? "medium")
+        let analyzer = try FaceAnalyzer(models: try FaceModels())
+        let subject = try rig(photo, analyzer: analyzer)
+        let other = try args.value("other").map { try rig($0, analyzer: analyzer) } ?? subject
+        if species == .faceSwap, args.value("other") == nil { throw CLIError.usage("faceSwap needs --other FILE (another person)") }
+        let result = species.simulate(rig: subject, other: other, policy: .preset(risk), analyzer: analyzer, seed: try seed(args))
+        do {
+            try result.write(to: URL(fileURLWithPath: out, isDirectory: true))
+        } catch {
+            throw CLIError(code: "write_failed", message: "\(out): \(error.localizedDescription)")
+        }
+        struct Summary: Encodable {
+            let directory: String, species: Species, riskLevel: RiskLevel, frames: Int, outcome: LivenessDecision.Outcome
+            let feedback: [FeedbackCode]
+        }
+        try printJSON(Summary(directory: out, species: species, riskLevel: risk, frames: result.frames.count,
+                              outcome: result.decision.outcome, feedback: result.decision.feedback))
+        return 0
+    }
+
+    /// Attack and live sessions at each level, tallied (what scripts/eval-liveness prints).
+    static func evaluate(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["photos", "levels", "per-species", "live", "workers", "seed"])
+        guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
+        let levels = try (args.value("levels") ?? "free,low,medium,high").split(separator: ",").map { try level(String($0)) }
+        let perSpecies = Int(try args.double("per-species", default: 50, range: 1...10_000))
+        let live = Int(try args.double("live", default: 200, range: 1...100_000))
+        let workers = Int(try args.double("workers", default: Double(max(1, ProcessInfo.processInfo.activeProcessorCount)), range: 1...64))
+        let photos = URL(fileURLWithPath: args.value("photos") ?? ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path)
+        let models = try FaceModels()
+        let library: SubjectLibrary
+        do {
+            library = try SubjectLibrary(directory: photos, analyzer: try FaceAnalyzer(models: models))
+        } catch {
+            throw CLIError(code: "bad_photos", message: "\(photos.path): no usable face photos (\(error))")
+        }
+        let people = Set(library.subjects.map(\.person)).count
+        FileHandle.standardError.write(Data("\(library.subjects.count) subjects from \(people) people; \(levels.count) levels\n".utf8))
+        let started = Date()
+        let evaluation = try LivenessEvaluation.run(library: library, models: models, levels: levels, perSpecies: perSpecies, live: live,
+                                                    workers: workers, seed: try seed(args)) { done, total in
+            if done % 50 == 0 || done == total { FileHandle.standardError.write(Data("\(done)/\(total)\n".utf8)) }
+        }
+        print(evaluation.table())
+        print(String(format: "%d sessions in %.0f s with %d workers", evaluation.trials.count, Date().timeIntervalSince(started), workers))
+        return 0
+    }
+}
