@@ -32,6 +32,7 @@ let package = Package(
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
+        .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilFace
+import VigilLiveness
+@testable import VigilSynth
+
+/// Shared models and a rig of a real photo (scripts/setup puts both in place).
+enum SynthFixtures {
+    static let models = try! FaceModels()
+    static var fixtures: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path)
+    }
+    static func rig(_ name: String, analyzer: FaceAnalyzer) throws -> FaceRig {
+        try FaceRig(photo: try Image(contentsOf: fixtures.appendingPathComponent(name)), name: name, analyzer: analyzer)
+    }
+}
+
+@Suite(.serialized) struct SynthTests {
+    @Test func delaunayTrianglesTileTheConvexHull() {
+        var random = SynthRandom(seed: 5)
+        var points = [Point2D(x: 0, y: 0), Point2D(x: 100, y: 0), Point2D(x: 100, y: 100), Point2D(x: 0, y: 100)]
+        for _ in 0..<60 { points.append(Point2D(x: random.uniform(1...99), y: random.uniform(1...99))) }
+        let triangles = Delaunay.triangulate(points)
+        let area = triangles.reduce(0.0) { $0 + Delaunay.cross(points[$1.0], points[$1.1], points[$1.2]) / 2 }
+        #expect(abs(area - 10_000) < 1e-6)
+        #expect(triangles.allSatisfy { Delaunay.cross(points[$0.0], points[$0.1], points[$0.2]) > 0 })
+        #expect(triangles.count == 2 * points.count - 2 - 4)   // 2n - 2 - hull points
+    }
+
+    @Test func aRenderedTurnReadsAsATurnTheSameWay() throws {
+        let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
+        let rig = try SynthFixtures.rig("obama.jpg", analyzer: analyzer)
+        func yaw(_ degrees: Double) throws -> Double {
+            var state = FaceState()
+            state.yaw = degrees
+            let face = try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
+            return face.pose.yaw
+        }
+        let neutral = try yaw(0), left = try yaw(20), right = try yaw(-20)
+        #expect(left - neutral > 8, "person's left turn reads as positive yaw")
+        #expect(neutral - right > 8, "person's right turn reads as negative yaw")
+    }
+
+    @Test func closedEyesAndAnOpenJawMoveTheirMeasures() throws {
+        let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
+        let rig = try SynthFixtures.rig("biden.jpg", analyzer: analyzer)
+        func face(_ change: (inout FaceState) -> Void) throws -> FaceObservation {
+            var state = FaceState()
+            change(&state)
+            return try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
+        }
+        let neutral = try face { _ in }, shut = try face { $0.eyesClosed = 1 }, open = try face { $0.jawOpen = 1 }
+        let eyes = { (f: FaceObservation) in (f.eyes.left + f.eyes.right) / 2 }
+        #expect(eyes(shut) < eyes(neutral) * 0.8)
+        #expect(open.mouth - neutral.mouth > 0.2)
+    }
+
+    @Test func aSimulatedSessionIsReproducibleFromItsSeed() throws {
+        let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
+        let rig = try SynthFixtures.rig("grace_hopper.jpg", analyzer: analyzer)
+        let policy = LivenessPolicy.preset(.free)
+        let a = Species.live.simulate(rig: rig, other: rig, policy: policy, analyzer: analyzer, seed: 11)
+        let b = Species.live.simulate(rig: rig, other: rig, policy: policy, analyzer: analyzer, seed: 11)
+        #expect(a.frames.map { contentHash($0.jpeg) } == b.frames.map { contentHash($0.jpeg) })
+        #expect(a.decision.outcome == b.decision.outcome && a.decision.challenges == b.decision.challenges)
+        #expect(!a.frames.isEmpty)
+    }
+
+    @Test func aFrozenFeedRepeatsFramesAndAReorderedOneGoesBackInTime() throws {
+        let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
+        let rig = try SynthFixtures.rig("biden.jpg", analyzer: analyzer)
+        let policy = LivenessPolicy.preset(.free)
+        let frozen = Species.duplicatedFrames.simulate(rig: rig, other: rig, policy: policy, analyzer: analyzer, seed: 3)
+        #expect(Set(frozen.frames.map { contentHash($0.jpeg) }).count < frozen.frames.count)
+        #expect(frozen.decision.checks["frameTiming"]?.reason == "duplicate_frames")
+        let reordered = Species.reorderedFrames.simulate(rig: rig, other: rig, policy: policy, analyzer: analyzer, seed: 3)
+        let times = reordered.frames.map(\.timestampMs)
+        #expect(times != times.sorted())
+        #expect(reordered.decision.checks["frameTiming"]?.reason == "timestamps_not_monotonic")
+    }
+}
