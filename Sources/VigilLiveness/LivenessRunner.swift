@@ -6,6 +6,8 @@ import VigilFace
 public struct LivenessRunner {
     /// A full detection (which also sees extra faces) every this many frames while tracking.
     public static let detectionInterval = 10
+    /// The screen-pattern spectrum is measured every this many frames.
+    public static let screenPatternInterval = 3
 
     /// The engine state.
     public private(set) var session: LivenessSession
@@ -32,7 +34,10 @@ public struct LivenessRunner {
         // A turned head the frontal detector misses stays tracked (until the tracker gives up).
         if faces.isEmpty, let previous, let tracked = analyzer.track(in: image, previous: previous) { faces = [tracked] }
         previous = faces.count == 1 ? faces[0] : nil
-        let frame = LivenessFrame(timestampMs: timestampMs, faces: faces, contentHash: contentHash)
+        // Moire is measured every few frames: the spectrum costs about a millisecond.
+        let pattern = faces.count == 1 && frames % Self.screenPatternInterval == 0
+            ? ScreenPatternMeter.periodicity(in: image, box: faces[0].box) : nil
+        let frame = LivenessFrame(timestampMs: timestampMs, faces: faces, contentHash: contentHash, screenPattern: pattern)
         var descriptor: FaceDescriptor?
         if session.wantsDescriptor(for: frame), let face = faces.first {
             descriptor = try? analyzer.descriptor(for: face, in: image)

@@ -10,12 +10,15 @@ public struct LivenessFrame: Sendable {
     public let faces: [FaceObservation]
     /// Hash of the encoded frame, for repeated-frame detection.
     public let contentHash: UInt64
+    /// `ScreenPatternMeter.periodicity` of the face, on the frames where it was measured.
+    public let screenPattern: Double?
 
     /// Creates a frame.
-    public init(timestampMs: Int, faces: [FaceObservation], contentHash: UInt64) {
+    public init(timestampMs: Int, faces: [FaceObservation], contentHash: UInt64, screenPattern: Double? = nil) {
         self.timestampMs = timestampMs
         self.faces = faces
         self.contentHash = contentHash
+        self.screenPattern = screenPattern
     }
 }
 
@@ -43,6 +46,7 @@ public struct LivenessSession: Sendable {
     private var singleFace = SingleFaceCheck()
     private var planar = PlanarMotionCheck()
     private var identity = IdentityCheck()
+    private var screen = ScreenPatternCheck()
     private var reflection: ReflectionCheck?
     private var guidance: [FeedbackCode: Int] = [:]
     private var frames = 0
@@ -102,6 +106,7 @@ public struct LivenessSession: Sendable {
             let suitability = Self.auditSuitability(face, placed: tracker.placement.guidance(for: frame.faces) == nil)
             if suitability > (bestFrame?.suitability ?? 0) { bestFrame = (frame.timestampMs, suitability) }
             planar.observe(face)
+            if let pattern = frame.screenPattern { screen.observe(periodicity: pattern) }
             reflection?.observe(face.color, at: frame.timestampMs)
             if reflection == nil, plan.reflection != nil {
                 // Colour before the sequence: kept as the reflection baseline once it starts.
@@ -132,7 +137,7 @@ public struct LivenessSession: Sendable {
     public func decide() -> LivenessDecision {
         var checks: [String: CheckResult] = [
             "frameTiming": timing.result, "singleFace": singleFace.result, "planarMotion": planar.result,
-            "identity": identity.result,
+            "identity": identity.result, "screenPattern": screen.result,
         ]
         if plan.reflection != nil {
             checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")

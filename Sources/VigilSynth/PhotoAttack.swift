@@ -36,7 +36,7 @@ public struct PhotoAttack: SyntheticCamera {
         let canvas = rig.canvas
         let box = rig.faceBox
         let w = Double(canvas.width), h = Double(canvas.height)
-        let grow = random.uniform(2.0...2.8)
+        let grow = random.uniform(1.8...2.4)
         let rx = max(0, box.midX - box.width * grow / 2), ry = max(0, box.midY - box.height * grow / 2)
         region = Rect(x: rx, y: ry, width: min(w, box.midX + box.width * grow / 2) - rx, height: min(h, box.midY + box.height * grow / 2) - ry)
 
@@ -64,6 +64,12 @@ public struct PhotoAttack: SyntheticCamera {
                     screen.rgb[i + channel] = shown * gap * 3   // one subpixel lit, three times as bright
                 }
             }
+            // The camera integrates over its pixel: most of the subpixel pattern averages out; the
+            // part that survives (`moire`) beats with the sampling grid into moire.
+            let raw = screen
+            screen.boxBlur(radius: 1)
+            let moire = Float(random.uniform(0.08...0.2))
+            for i in 0..<screen.rgb.count { screen.rgb[i] += (raw.rgb[i] - screen.rgb[i]) * moire }
             source = screen
             sourceScale = Double(factor)
         } else {

@@ -65,6 +65,39 @@ public struct PixelBuffer: Sendable {
         }
     }
 
+    /// A separable box blur over (2 radius + 1) pixels, edges clamped.
+    public mutating func boxBlur(radius: Int) {
+        guard radius > 0 else { return }
+        let w = width, h = height
+        var temp = rgb
+        rgb.withUnsafeBufferPointer { src in
+            temp.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        for c in 0..<3 {
+                            var sum: Float = 0
+                            for k in -radius...radius { sum += src[(y * w + min(max(x + k, 0), w - 1)) * 3 + c] }
+                            dst[(y * w + x) * 3 + c] = sum / Float(2 * radius + 1)
+                        }
+                    }
+                }
+            }
+        }
+        temp.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        for c in 0..<3 {
+                            var sum: Float = 0
+                            for k in -radius...radius { sum += src[(min(max(y + k, 0), h - 1) * w + x) * 3 + c] }
+                            dst[(y * w + x) * 3 + c] = sum / Float(2 * radius + 1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Fills the polygon `points` (convex or star-shaped about its centroid) with `color`,
     /// blended by `alpha`.
     public mutating func fill(polygon points: [Point2D], color: (Float, Float, Float), alpha: Float) {
