@@ -36,6 +36,20 @@ import VigilFace
         #expect(!check.result.passed && check.result.reason == "implausible_frame_intervals")
     }
 
+    // MARK: screen pattern
+
+    @Test func skinSamplesPassAndAScreensMoireFails() {
+        var skin = ScreenPatternCheck(), screen = ScreenPatternCheck(), few = ScreenPatternCheck()
+        for i in 0..<20 {
+            skin.observe(periodicity: Double(4 + i % 12))
+            screen.observe(periodicity: i % 2 == 0 ? 180 : 12)
+        }
+        few.observe(periodicity: 300)
+        #expect(skin.result.passed)
+        #expect(!screen.result.passed && screen.result.reason == "screen_pattern")
+        #expect(few.result.passed && few.result.reason == "too_few_samples")
+    }
+
     // MARK: single face
 
     @Test func singleFaceThroughoutPassesAndCrowdsFail() {
