@@ -36,6 +36,7 @@ enum LivenessCommand {
             let state: ChallengeState
             let promptedAtMs: Int?
             let atMs: Int?
+            let reason: String?
         }
         let outcome: LivenessDecision.Outcome
         let score: Double
@@ -92,7 +93,7 @@ enum LivenessCommand {
         let best = runner.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
         try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
                              challenges: decision.challenges.map {
-                                 Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs)
+                                 Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs, reason: $0.reason)
                              }, bestFrame: best))
         return decision.outcome == .passed ? 0 : 1
     }
