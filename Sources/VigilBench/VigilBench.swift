@@ -46,7 +46,7 @@ struct VigilBench {
         let perWorker = (residentBytes() - workersBefore) / extra.count
         let analyzer = extra[0]
 
-        var decode: [Double] = [], detect: [Double] = [], track: [Double] = [], descriptor: [Double] = []
+        var decode: [Double] = [], detect: [Double] = [], track: [Double] = [], descriptor: [Double] = [], pattern: [Double] = []
         var descriptors: [String: FrameResult] = [:]
         var observed: [FaceObservation] = []
         for round in 0..<5 {
@@ -59,6 +59,7 @@ struct VigilBench {
                     Point2D(x: Double(x) - 6, y: Double(y) - 3)
                 }
                 _ = timed(&track) { analyzer.track(in: next, previous: face) }
+                _ = timed(&pattern) { ScreenPatternMeter.periodicity(in: image, box: face.box) }
                 let values = try timed(&descriptor) { try analyzer.descriptor(for: face, in: image) }
                 if round == 0 {
                     let b = face.box
@@ -83,6 +84,7 @@ struct VigilBench {
         let report = Report(
             stages: [StageTimings("decode 640x480 JPEG", decode), StageTimings("frame with detection", detect),
                      StageTimings("tracked frame", track), StageTimings("descriptor", descriptor),
+                     StageTimings("screen-pattern spectrum (every 3rd frame)", pattern),
                      StageTimings("liveness engine per frame", engine), StageTimings("liveness decision", decision)],
             modelLoadMs: loadMs[0], modelsMB: Double(modelsBytes) / 1_048_576, perWorkerMB: Double(perWorker) / 1_048_576,
             frames: descriptors)
