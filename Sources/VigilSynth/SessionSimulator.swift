@@ -55,9 +55,6 @@ public struct SimulatedSession: Sendable {
     /// Wall time the engine spent, excluding face analysis, per frame (ms), and on the decision.
     public let engineMsPerFrame: Double, decisionMs: Double
 
-    /// When the session passed (the last frame's time), nil if it failed.
-    public var timeToPassMs: Int? { decision.outcome == .passed ? frames.map(\.timestampMs).max() : nil }
-
     /// Writes `session.json` and the frames into `directory` (the format of `vigil liveness`).
     public func write(to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
