@@ -58,7 +58,7 @@ public struct PhotoAttack: SyntheticCamera {
                     let v = canvas.sample(Double(x / factor), Double(y / factor))
                     let channel = x % factor
                     let gap: Float = y % factor == factor - 1 ? 0.35 : 1
-                    let value = [v.0, v.1, v.2][channel]
+                    let value = channel == 0 ? v.0 : channel == 1 ? v.1 : v.2
                     let shown = lift + (255 - lift) * pow(max(value, 0) / 255, gamma) * tint[channel]
                     let i = (y * screen.width + x) * 3
                     screen.rgb[i + channel] = shown * gap * 3   // one subpixel lit, three times as bright
