@@ -21,7 +21,7 @@ public struct ReflectionCheck: Sendable {
     public init(sequence: ReflectionSequence, startMs: Int, strict: Bool = false) {
         self.sequence = sequence
         self.startMs = startMs
-        minCorrelation = strict ? 0.7 : 0.5
+        minCorrelation = strict ? 0.7 : 0.6
         minResponse = strict ? 0.004 : 0.003
         steps = Self.lagsMs.map { _ in [ChromaMean](repeating: ChromaMean(), count: sequence.colors.count) }
     }

@@ -30,12 +30,12 @@ public struct LivenessEvaluation: Sendable {
 
     /// Runs `perSpecies` sessions of every attack and `live` live sessions at each level, on
     /// `workers` threads, each with its own analyzer.
-    public static func run(library: SubjectLibrary, models: FaceModels, levels: [RiskLevel], perSpecies: Int, live: Int,
-                           workers: Int, seed: UInt64, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
+    public static func run(library: SubjectLibrary, models: FaceModels, levels: [RiskLevel], species: [Species] = Species.allCases,
+                           perSpecies: Int, live: Int, workers: Int, seed: UInt64, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
         var jobs: [(Species, RiskLevel, Int)] = []
         for level in levels {
-            for species in Species.allCases {
-                for i in 0..<(species == .live ? live : perSpecies) { jobs.append((species, level, i)) }
+            for kind in species {
+                for i in 0..<(kind == .live ? live : perSpecies) { jobs.append((kind, level, i)) }
             }
         }
         let analyzers = try (0..<max(1, workers)).map { _ in try FaceAnalyzer(models: models) }

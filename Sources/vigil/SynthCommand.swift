@@ -8,7 +8,7 @@ import VigilSynth
 enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
-           vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--per-species 50] [--live 200] [--workers 2] [--seed N]
+           vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--per-species 50] [--live 200] [--workers 2] [--seed N]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
 
@@ -80,9 +80,15 @@ enum SynthCommand {
 
     /// Attack and live sessions at each level, tallied (what scripts/eval-liveness prints).
     static func evaluate(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["photos", "levels", "per-species", "live", "workers", "seed"])
+        let args = try Arguments(arguments, valued: ["photos", "levels", "species", "per-species", "live", "workers", "seed"])
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         let levels = try (args.value("levels") ?? "free,low,medium,high").split(separator: ",").map { try level(String($0)) }
+        let species = try args.value("species").map { list in
+            try list.split(separator: ",").map { name in
+                guard let kind = Species(rawValue: String(name)) else { throw CLIError.usage("unknown species '\(name)'\n\(usage)") }
+                return kind
+            }
+        } ?? Species.allCases
         let perSpecies = Int(try args.double("per-species", default: 50, range: 1...10_000))
         let live = Int(try args.double("live", default: 200, range: 1...100_000))
         let workers = Int(try args.double("workers", default: Double(max(1, ProcessInfo.processInfo.activeProcessorCount)), range: 1...64))
@@ -98,7 +104,7 @@ enum SynthCommand {
         let people = Set(library.subjects.map(\.person)).count
         FileHandle.standardError.write(Data("\(library.subjects.count) subjects from \(people) people; \(levels.count) levels\n".utf8))
         let started = Date()
-        let evaluation = try LivenessEvaluation.run(library: library, models: models, levels: levels, perSpecies: perSpecies, live: live,
+        let evaluation = try LivenessEvaluation.run(library: library, models: models, levels: levels, species: species, perSpecies: perSpecies, live: live,
                                                     workers: workers, seed: try seed(args)) { done, total in
             if done % 50 == 0 || done == total { FileHandle.standardError.write(Data("\(done)/\(total)\n".utf8)) }
         }
