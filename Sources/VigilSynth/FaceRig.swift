@@ -99,11 +99,8 @@ public struct FaceRig: Sendable {
 
         let mean = analyzer.models.meanFace
         let meanCentroid = mean.reduce(SIMD3<Double>()) { $0 + $1 } / Double(mean.count)
-        func centreOf(_ r: ClosedRange<Int>, _ p: [Point2D]) -> Point2D {
-            let n = Double(r.count)
-            return Point2D(x: r.reduce(0) { $0 + p[$1].x } / n, y: r.reduce(0) { $0 + p[$1].y } / n)
-        }
-        let iod = centreOf(36...41, marks).distance(to: centreOf(42...47, marks))
+        // The analyzer's inter-ocular distance, scaled onto the canvas (mirroring keeps it).
+        let iod = face.placement.interocularDistance * scale
         let meanIOD = { () -> Double in
             let a = mean[36...41].reduce(SIMD3<Double>()) { $0 + $1 } / 6, b = mean[42...47].reduce(SIMD3<Double>()) { $0 + $1 } / 6
             return ((a - b) * (a - b)).sum().squareRoot()

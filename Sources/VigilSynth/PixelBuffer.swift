@@ -68,34 +68,30 @@ public struct PixelBuffer: Sendable {
     /// A separable box blur over (2 radius + 1) pixels, edges clamped.
     public mutating func boxBlur(radius: Int) {
         guard radius > 0 else { return }
-        let w = width, h = height
-        var temp = rgb
-        rgb.withUnsafeBufferPointer { src in
-            temp.withUnsafeMutableBufferPointer { dst in
+        rgb = Self.blurPass(rgb, width: width, height: height, radius: radius, horizontal: true)
+        rgb = Self.blurPass(rgb, width: width, height: height, radius: radius, horizontal: false)
+    }
+
+    private static func blurPass(_ src: [Float], width w: Int, height h: Int, radius: Int, horizontal: Bool) -> [Float] {
+        var out = src
+        src.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
                 for y in 0..<h {
                     for x in 0..<w {
                         for c in 0..<3 {
                             var sum: Float = 0
-                            for k in -radius...radius { sum += src[(y * w + min(max(x + k, 0), w - 1)) * 3 + c] }
-                            dst[(y * w + x) * 3 + c] = sum / Float(2 * radius + 1)
+                            for k in -radius...radius {
+                                let sx = horizontal ? min(max(x + k, 0), w - 1) : x
+                                let sy = horizontal ? y : min(max(y + k, 0), h - 1)
+                                sum += s[(sy * w + sx) * 3 + c]
+                            }
+                            d[(y * w + x) * 3 + c] = sum / Float(2 * radius + 1)
                         }
                     }
                 }
             }
         }
-        temp.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        for c in 0..<3 {
-                            var sum: Float = 0
-                            for k in -radius...radius { sum += src[(min(max(y + k, 0), h - 1) * w + x) * 3 + c] }
-                            dst[(y * w + x) * 3 + c] = sum / Float(2 * radius + 1)
-                        }
-                    }
-                }
-            }
-        }
+        return out
     }
 
     /// Fills the polygon `points` (convex or star-shaped about its centroid) with `color`,

@@ -99,6 +99,9 @@ public enum SessionSimulator {
         var observed: [(frame: LivenessFrame, descriptor: FaceDescriptor?, reflectionStart: Int?)] = []
         let displayLag = Int(random.uniform(0...100))
         var t = 0, index = 0
+        func latency() -> Int {
+            Int(random.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound)))
+        }
 
         func deliver(_ frame: RecordedFrame) {
             // The same steps as `vigil liveness` and the server: decode, start the sequence, process.
@@ -115,7 +118,7 @@ public enum SessionSimulator {
             var screen = ScreenState()
             for (i, challenge) in runner.session.tracker.challenges.enumerated() where challenge.state == .active {
                 guard let prompted = challenge.promptedAtMs else { continue }
-                let shown = promptShown[i] ?? prompted + Int(random.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound)))
+                let shown = promptShown[i] ?? prompted + latency()
                 promptShown[i] = shown
                 if t >= shown { screen.prompt = (i, challenge.kind, shown) }
             }
@@ -146,7 +149,7 @@ public enum SessionSimulator {
             previousBytes = bytes
             if reflectionStart == nil, runner.session.reflectionDue {
                 // The page starts flashing once the answer that asks for it arrives.
-                reflectionStart = t + Int(random.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound)))
+                reflectionStart = t + latency()
             }
             t += max(30, settings.intervalMs + Int(random.gaussian(settings.intervalJitterMs)))
         }
