@@ -118,6 +118,14 @@ public struct ChallengeTracker: Sendable {
     /// Whether nothing more can happen.
     public var finished: Bool { passed || challenges.contains { $0.state == .timedOut || $0.state == .failed } }
 
+    /// Whether `face` shows the person's resting face: eyes open, mouth and pose as in the
+    /// baseline. True before the baseline exists.
+    public func isResting(_ face: FaceObservation) -> Bool {
+        guard let baseline else { return true }
+        let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
+        return signal.isNeutral && signal.eyesOpen && abs(signal.mouth) < thresholds.mouthOpenIncrease / 2
+    }
+
     /// Feeds one frame's faces (largest first) taken at `timestampMs` on the capture clock.
     public mutating func observe(_ faces: [FaceObservation], at timestampMs: Int) -> TrackerUpdate {
         let guidance = placement.guidance(for: faces)
@@ -192,7 +200,9 @@ public struct ChallengeTracker: Sendable {
     /// Advances the current challenge's motion; returns its progress.
     private mutating func advance(_ kind: Motion, _ signal: Signal, at timestampMs: Int) -> Double {
         let prompted = challenges[current].promptedAtMs ?? timestampMs
-        if !phase.reachedExtreme, signal.movement(for: kind) > 0.6, phase.startedAtMs == nil {
+        // Under way means most of the way and out of the neutral zone the prompt waited for: head
+        // wander and landmark noise stay inside it.
+        if !phase.reachedExtreme, signal.movement(for: kind) > 0.6, kind == .blink || !signal.isNeutral, phase.startedAtMs == nil {
             phase.startedAtMs = timestampMs
             if timestampMs - prompted < thresholds.minimumReactionMs {
                 // Under way before the prompt could be seen. A blink then is likely natural: ignore it.

@@ -25,11 +25,13 @@ public struct LivenessFrame: Sendable {
 /// The whole engine for one session: challenges, passive checks and the decision. Pure and
 /// deterministic: the server and `vigil liveness` feed it the same way. Memory is bounded.
 public struct LivenessSession: Sendable {
-    /// At most this many descriptors per session for the identity check.
-    public static let identitySamples = 60
-    /// Minimum time between identity samples (ms): often enough that a face swapped in mid-session
-    /// is sampled before the session ends.
-    public static let identitySpacingMs = 1000
+    /// Descriptors per session for the identity check (the SPEC's budget): at the start, half-way
+    /// through the challenges and at the end, so a face swapped in at any point is sampled.
+    public static let identitySamples = 3
+    /// Minimum time between identity samples (ms).
+    public static let identitySpacingMs = 500
+    /// How long the session waits for a resting face for the last identity sample (ms).
+    public static let identityWaitMs = 2000
 
     /// The policy in force.
     public let policy: LivenessPolicy
@@ -52,6 +54,7 @@ public struct LivenessSession: Sendable {
     private var frames = 0
     private var identityTaken = 0
     private var lastIdentityMs: Int?
+    private var endedAtMs: Int?   // when the challenges and the reflection were over
     private var lastTimestampMs: Int?
     private var pendingColors: [(FaceColor, Int)] = []   // the last frames before the reflection
 
@@ -77,19 +80,39 @@ public struct LivenessSession: Sendable {
         reflection = check
     }
 
-    /// Whether all active parts are over, so the decision can be made.
+    /// Whether all active parts are over, so the decision can be made: the challenges, the
+    /// reflection sequence, and the last identity sample (or the wait for it).
     public var finished: Bool {
         guard tracker.finished else { return false }
-        guard tracker.passed, let sequence = plan.reflection else { return true }
-        guard let start = reflectionStartMs, let last = lastTimestampMs else { return false }
-        return last >= start + sequence.colors.count * sequence.stepMs + ReflectionCheck.lagsMs.last!
+        guard tracker.passed else { return true }
+        guard let ended = endedAtMs, let last = lastTimestampMs else { return false }
+        return identityTaken >= Self.identitySamples || last - ended >= Self.identityWaitMs
+    }
+
+    /// Whether the challenges and the reflection sequence are over, at `timestampMs`.
+    private func activePartsOver(at timestampMs: Int) -> Bool {
+        guard tracker.passed else { return false }
+        guard let sequence = plan.reflection else { return true }
+        guard let start = reflectionStartMs else { return false }
+        return timestampMs >= start + sequence.colors.count * sequence.stepMs + ReflectionCheck.lagsMs.last!
+    }
+
+    /// How many identity samples should have been taken by now: one from the start, the second
+    /// once half the challenges passed (or the reflection started), the third at the end.
+    private var identitySamplesDue: Int {
+        if endedAtMs != nil { return 3 }
+        let passed = tracker.challenges.count { $0.state == .passed }
+        let halfWay = tracker.challenges.count >= 2 ? passed >= tracker.challenges.count / 2 : reflectionStartMs != nil
+        return halfWay ? 2 : 1
     }
 
     /// Whether the caller should compute this frame's descriptor and pass it to `observe`.
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
-        // Near-frontal faces only: descriptors of one person drift apart with pose.
-        guard identityTaken < Self.identitySamples, frame.faces.count == 1, tracker.placement.guidance(for: frame.faces) == nil,
-              abs(frame.faces[0].pose.yaw) < 15, abs(frame.faces[0].pose.pitch) < 15 else {
+        // Near-frontal resting faces only: descriptors of one person drift apart with pose and
+        // expression (an open mouth, shut eyes), and a swapped-in face rests most of the time.
+        guard identityTaken < identitySamplesDue, !tracker.finished || tracker.passed, frame.faces.count == 1,
+              tracker.placement.guidance(for: frame.faces) == nil, abs(frame.faces[0].pose.yaw) < 15, abs(frame.faces[0].pose.pitch) < 15,
+              tracker.isResting(frame.faces[0]) else {
             return false
         }
         guard let last = lastIdentityMs else { return true }
@@ -121,6 +144,7 @@ public struct LivenessSession: Sendable {
         }
         let update = tracker.observe(frame.faces, at: frame.timestampMs)
         if let code = update.guidance { guidance[code, default: 0] += 1 }
+        if endedAtMs == nil, activePartsOver(at: frame.timestampMs) { endedAtMs = frame.timestampMs }
         return update
     }
 

@@ -127,6 +127,19 @@ struct Session {
         #expect(session.tracker.challenges[0].state == .failed)
     }
 
+    @Test func headWanderInsideTheNeutralZoneAtThePromptIsNotAMotion() {
+        var session = Session([.shake])
+        for _ in 0..<50 where session.updates.last?.challengeIndex == nil { session.feed(person) }
+        // 6.5 degrees off the baseline is most of a shake's threshold, but still neutral.
+        var wandered = person
+        wandered.yaw += 6.5
+        session.feed(wandered)
+        #expect(session.tracker.challenges[0].state == .active)
+        session.feed(person, frames: 4)
+        session.perform(.shake, by: person)
+        #expect(session.tracker.passed)
+    }
+
     @Test func aMotionWhileWaitingForThePromptFails() {
         var session = Session([.blink, .nod])
         session.waitForPrompt(person)

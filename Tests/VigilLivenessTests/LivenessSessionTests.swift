@@ -7,7 +7,9 @@ import VigilFace
 @Suite struct LivenessSessionTests {
     /// A cooperating subject: holds still until prompted, performs each motion, then looks at the
     /// flashing screen, whose light tints the face.
-    static func run(_ session: inout LivenessSession, person: Subject, repeatFrames: Bool = false) -> LivenessDecision {
+    static func run(_ session: inout LivenessSession, person: Subject, repeatFrames: Bool = false,
+                    descriptor: (LivenessSession) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
+                    sampled: (LivenessFrame) -> Void = { _ in }) -> LivenessDecision {
         var clock = 0, index = 0
         var motionFrame: Int?
         var hash: UInt64 = 1
@@ -37,7 +39,8 @@ import VigilFace
             }
             let next = frame(subject, tint: tint)
             let wants = session.wantsDescriptor(for: next)
-            _ = session.observe(next, descriptor: wants ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
+            if wants { sampled(next) }
+            _ = session.observe(next, descriptor: wants ? descriptor(session) : nil)
             if session.reflectionDue { session.startReflection(atMs: clock + 100) }
             clock += 100
         }
@@ -54,6 +57,34 @@ import VigilFace
             if decision.outcome == .passed { passes += 1 } else { Issue.record("\(decision.feedback) \(decision.checks)") }
         }
         #expect(passes == 10)
+    }
+
+    @Test func identityIsSampledThreeTimesOnRestingFacesOnly() throws {
+        let policy = try LivenessPolicy.preset(.medium).validated()
+        var generator = PlanGenerator.seeded(21)
+        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        let person = Subject()
+        var samples: [LivenessFrame] = []
+        let decision = Self.run(&session, person: person, sampled: { samples.append($0) })
+        #expect(decision.outcome == .passed)
+        #expect(samples.count == LivenessSession.identitySamples)
+        for frame in samples {
+            let face = try #require(frame.faces.first)
+            #expect(abs(face.pose.yaw - person.yaw) < 8 && abs(face.pose.pitch - person.pitch) < 8)
+            #expect(abs(face.mouth - person.mouth) < 0.1 && face.eyes.left > person.eyes * 0.85)
+        }
+    }
+
+    @Test func aFaceSwappedInAfterTheLastChallengeIsCaught() throws {
+        let policy = try LivenessPolicy.preset(.medium).validated()
+        var generator = PlanGenerator.seeded(22)
+        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        // Another person's descriptor from the moment the last motion passed.
+        let decision = Self.run(&session, person: Subject()) { session in
+            FaceDescriptor([session.tracker.passed ? 0.9 : 0.05] + [Float](repeating: 0.05, count: 127))
+        }
+        #expect(decision.outcome == .failed)
+        #expect(decision.checks["identity"]?.reason == "identity_changed")
     }
 
     @Test func theAuditFrameIsWellPlacedFrontalAndOpenEyed() throws {
