@@ -52,6 +52,19 @@ public struct FaceRig: Sendable {
     private let centre: SIMD3<Double>
     private let warp: MeshWarp
     private let photoPose: HeadPose   // undone (mostly) so the neutral face looks at the camera
+    /// How shut eyes are painted, chosen per photo (see `EyelidStyle`).
+    public private(set) var eyelids = EyelidStyle.skinFromAbove
+
+    /// Ways to paint shut eyes. None reads as shut to the landmark model on every photo (a brow
+    /// close above the eye, a bright cheek, a small eye), so the rig keeps the one that does best.
+    public enum EyelidStyle: CaseIterable, Sendable {
+        /// Lid skin cloned from above the eye over the opening.
+        case skinFromAbove
+        /// Cheek skin cloned from below the eye over the opening and the upper lash line.
+        case skinFromBelow
+        /// Only the mesh: upper lid points drawn down to the lower lid.
+        case warpOnly
+    }
 
     static let forehead = 68..<77
 
@@ -139,6 +152,29 @@ public struct FaceRig: Sendable {
         fixed = still
         neutral = moving.map { Point2D(x: $0.x, y: $0.y) } + still
         warp = MeshWarp(neutral: neutral)
+        eyelids = calibratedEyelids(analyzer)
+    }
+
+    /// The eyelid style whose shut eyes the analyzer reads as most closed (eye openness relative
+    /// to the open eyes, frontal and turned).
+    private func calibratedEyelids(_ analyzer: FaceAnalyzer) -> EyelidStyle {
+        var rig = self
+        func eyes(_ closed: Double, yaw: Double) -> Double? {
+            var state = FaceState()
+            state.eyesClosed = closed
+            state.yaw = yaw
+            return analyzer.detect(in: rig.render(state).frame.image()).first.map { ($0.eyes.left + $0.eyes.right) / 2 }
+        }
+        let yaws = [0.0, 12]
+        let open = yaws.map { eyes(0, yaw: $0) }
+        var best = (style: EyelidStyle.skinFromAbove, ratio: Double.infinity)
+        for style in EyelidStyle.allCases {
+            rig.eyelids = style
+            let ratios = zip(yaws, open).map { yaw, o in o.flatMap { o in eyes(1, yaw: yaw).map { $0 / max(o, 1e-3) } } ?? 1 }
+            let ratio = ratios.reduce(0, +) / Double(ratios.count)
+            if ratio < best.ratio { best = (style, ratio) }
+        }
+        return best.style
     }
 
     /// dlib's 68-point order after a horizontal flip.
@@ -198,7 +234,7 @@ public struct FaceRig: Sendable {
         warp.render(canvas, from: neutral, to: points, depth: depth, into: &frame)
         if state.eyesClosed > 0.2 {
             // The warp squeezes the eye but leaves the iris showing: paint the lid over the opening
-            // and a lash line where the lid meets the lower lid.
+            // (in the rig's style) and a lash line where the lid meets the lower lid.
             var open = state
             open.eyesClosed = 0
             let openPoints = pose(open).points
@@ -209,8 +245,16 @@ public struct FaceRig: Sendable {
                 let c = Point2D(x: opening.reduce(0) { $0 + $1.x } / 6, y: opening.reduce(0) { $0 + $1.y } / 6)
                 let width = opening[0].distance(to: opening[3])
                 let height = max(opening[1].distance(to: opening[5]), opening[2].distance(to: opening[4]))
-                // Skin from just above the eye, slid down over it, with feathered edges.
-                frame.clone(from: snapshot, centre: c, radii: (width * 0.7, height * 1.1 + 3), shiftY: -(height * 2.3 + 5), alpha: alpha)
+                switch eyelids {
+                case .skinFromAbove:
+                    frame.clone(from: snapshot, centre: c, radii: (width * 0.7, height * 1.1 + 3), shiftY: -(height * 2.3 + 5), alpha: alpha)
+                case .skinFromBelow:
+                    let radiusY = height * 1.3 + 4
+                    frame.clone(from: snapshot, centre: Point2D(x: c.x, y: c.y - height * 0.3), radii: (width * 0.75, radiusY),
+                                shiftY: 2 * radiusY + 2, alpha: alpha)
+                case .warpOnly:
+                    break
+                }
                 let lash = [range.lowerBound, range.lowerBound + 5, range.lowerBound + 4, range.lowerBound + 3].map { points[$0] }
                 frame.stroke(lash, width: max(1.5, interocular * 0.025), color: (40, 30, 30), alpha: alpha * 0.85)
             }

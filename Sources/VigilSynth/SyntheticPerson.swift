@@ -5,7 +5,7 @@ import VigilLiveness
 /// A synthetic person in front of the camera, rendered from a photo's `FaceRig`.
 ///
 /// A cooperating person reads each prompt, reacts after a human delay and performs the motion with
-/// natural timing; all the while the head drifts a little, the eyes blink now and then, and the
+/// natural timing, and does it again, a little larger, while the prompt stays up; all the while the head drifts a little, the eyes blink now and then, and the
 /// skin reflects the screen's colour. The same machinery, with the prompts ignored and a fixed loop
 /// of every motion, is the replayed-video attack; with a second rig it is the face swap.
 public struct SyntheticPerson: SyntheticCamera {
@@ -35,6 +35,9 @@ public struct SyntheticPerson: SyntheticCamera {
     private var random: SynthRandom
     private var motions: [PerformedMotion] = []
     private var seenPrompts: Set<Int> = []
+    private var retry: (index: Int, atMs: Int, count: Int)?   // the next try at the prompt still shown
+    /// Tries at one prompt, the first included, before the person gives up.
+    static let maxTries = 3
     private var swapAtMs: Int?
     private var nextBlinkMs: Int
     private var drift = FaceState()
@@ -74,8 +77,18 @@ public struct SyntheticPerson: SyntheticCamera {
             seenPrompts.insert(prompt.index)
             let reaction = Int(random.uniform(350...900))
             let start = max(prompt.shownAtMs + reaction, (motions.last?.endMs ?? 0) + 100)
-            motions.append(.natural(prompt.kind, at: start, using: &random))
+            let motion = PerformedMotion.natural(prompt.kind, at: start, using: &random)
+            motions.append(motion)
+            retry = (prompt.index, motion.endMs + Int(random.uniform(700...1400)), 1)
             if let swap, swapAtMs == nil { swapAtMs = prompt.shownAtMs + swap.delayMs }
+        } else if behaviour == .follows, let prompt = screen.prompt, let next = retry, next.index == prompt.index,
+                  next.count < Self.maxTries, timestampMs >= next.atMs {
+            // Still asked after doing it: people do it again, more clearly.
+            var motion = PerformedMotion.natural(prompt.kind, at: timestampMs, using: &random)
+            if prompt.kind != .blink && prompt.kind != .mouthOpen { motion.amplitude *= 1.2 }
+            motion.holdMs += 100
+            motions.append(motion)
+            retry = (prompt.index, motion.endMs + Int(random.uniform(700...1400)), next.count + 1)
         }
         if let at = swapAtMs, timestampMs >= at, let swap {
             rig = swap.rig
