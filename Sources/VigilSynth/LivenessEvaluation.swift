@@ -29,9 +29,10 @@ public struct LivenessEvaluation: Sendable {
     public let trials: [Trial]
 
     /// Runs `perSpecies` sessions of every attack and `live` live sessions at each level, on
-    /// `workers` threads, each with its own analyzer.
+    /// `workers` threads, each with its own analyzer. Wrong outcomes (a live session rejected, an
+    /// attack accepted) are written as session directories under `keepFailures` when given.
     public static func run(library: SubjectLibrary, models: FaceModels, levels: [RiskLevel], species: [Species] = Species.allCases,
-                           perSpecies: Int, live: Int, workers: Int, seed: UInt64, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
+                           perSpecies: Int, live: Int, workers: Int, seed: UInt64, keepFailures: URL? = nil, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
         var jobs: [(Species, RiskLevel, Int)] = []
         for level in levels {
             for kind in species {
@@ -61,6 +62,12 @@ public struct LivenessEvaluation: Sendable {
                 let trial = Trial(species: species, level: level, subject: subject.name, passed: decision.outcome == .passed,
                                   durationMs: session.frames.map(\.timestampMs).max() ?? 0, engineMsPerFrame: session.engineMsPerFrame,
                                   decisionMs: session.decisionMs, reasons: reasons)
+                if let keepFailures, trial.passed != (species == .live) {
+                    let directory = keepFailures.appendingPathComponent("\(level.rawValue)-\(species.rawValue)-\(index)", isDirectory: true)
+                    try? session.write(to: directory)
+                    try? Data("\(subject.name) seed \(sessionSeed): \(reasons.joined(separator: ", "))\n".utf8)
+                        .write(to: directory.appendingPathComponent("trial.txt"))
+                }
                 let done = results.withLock { r -> Int in
                     r[index] = trial
                     return r.count { $0 != nil }

@@ -6,7 +6,7 @@ import VigilLiveness
 /// `vigil liveness SESSION_DIR`: the liveness engine on a recorded session (docs/session-format.md).
 /// Exit 0 passed, 1 failed, 2 bad input.
 enum LivenessCommand {
-    static let usage = "vigil liveness SESSION_DIR"
+    static let usage = "vigil liveness [--trace] SESSION_DIR"
 
     struct SessionFile: Decodable {
         struct Challenge: Decodable {
@@ -49,7 +49,7 @@ enum LivenessCommand {
     static let maxFrames = 3000
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: [])
+        let args = try Arguments(arguments, valued: [], switches: ["trace"])
         guard args.positionals.count == 1 else { throw CLIError.usage("usage: \(usage)") }
         let directory = URL(fileURLWithPath: args.positionals[0], isDirectory: true)
         let file = try load(directory)
@@ -70,6 +70,7 @@ enum LivenessCommand {
                                  reflection: reflection)
         let analyzer = try FaceAnalyzer(models: try FaceModels())
         var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
+        var firstDescriptor: FaceDescriptor?
         for frame in file.frames {
             guard !frame.file.contains("/"), !frame.file.hasPrefix(".") else {
                 throw CLIError(code: "bad_session", message: "frame file '\(frame.file)' must be a plain name inside the session directory")
@@ -87,7 +88,12 @@ enum LivenessCommand {
             if let start = file.reflection?.startMs, runner.session.reflectionStartMs == nil, frame.timestampMs >= start {
                 runner.startReflection(atMs: start)
             }
-            _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
+            let update = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
+            if args.has("trace") {
+                let descriptor = runner.lastObservation?.descriptor
+                if firstDescriptor == nil { firstDescriptor = descriptor }
+                trace(frame.timestampMs, runner.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
+            }
         }
         let decision = runner.decide()
         let best = runner.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
@@ -96,6 +102,22 @@ enum LivenessCommand {
                                  Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs, reason: $0.reason)
                              }, bestFrame: best))
         return decision.outcome == .passed ? 0 : 1
+    }
+
+    /// One line per frame on standard error: what the tracker saw and did, for tuning.
+    static func trace(_ timestampMs: Int, _ frame: LivenessFrame?, _ update: TrackerUpdate, identity: Double?) {
+        var line = "\(timestampMs)ms"
+        if let face = frame?.faces.first {
+            line += String(format: " yaw %.1f pitch %.1f roll %.1f eyes %.3f/%.3f mouth %.3f", face.pose.yaw, face.pose.pitch, face.pose.roll,
+                           face.eyes.left, face.eyes.right, face.mouth)
+        } else {
+            line += " no face"
+        }
+        line += " guidance \(update.guidance?.rawValue ?? "-") challenge \(update.challengeIndex.map(String.init) ?? "-")"
+        line += String(format: " progress %.2f", update.progress)
+        if let identity { line += String(format: " identity distance %.3f", identity) }
+        line += "\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     static func load(_ directory: URL) throws -> SessionFile {
