@@ -13,9 +13,12 @@ let package = Package(
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilFace", targets: ["VigilFace"]),
         .library(name: "VigilLiveness", targets: ["VigilLiveness"]),
+        .library(name: "VigilCrypto", targets: ["VigilCrypto"]),
     ],
     targets: [
         .target(name: "VigilCore"),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(
             name: "CDlibFace",
             cxxSettings: dlibOptimised + [.define("DLIB_NO_GUI_SUPPORT")],
@@ -30,6 +33,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
+        .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
