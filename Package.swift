@@ -14,10 +14,13 @@ let package = Package(
         .library(name: "VigilFace", targets: ["VigilFace"]),
         .library(name: "VigilLiveness", targets: ["VigilLiveness"]),
         .library(name: "VigilCrypto", targets: ["VigilCrypto"]),
+        .library(name: "VigilHTTP", targets: ["VigilHTTP"]),
     ],
     targets: [
         .target(name: "VigilCore"),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(
             name: "CDlibFace",
@@ -34,6 +37,7 @@ let package = Package(
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
+        .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),

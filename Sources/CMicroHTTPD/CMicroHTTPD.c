@@ -1,0 +1,236 @@
+#include "CMicroHTTPD.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Bytes of an oversized chunked body read and dropped before the connection is cut. */
+#define VH_DISCARD_LIMIT (1024 * 1024)
+
+struct vh_server {
+    struct MHD_Daemon *daemon;
+    vh_limit_fn limit;
+    vh_handler_fn handler;
+    void *context;
+    atomic_long in_flight;
+    int quiesced;
+};
+
+/* Per request, from the first access-handler call to the completion callback. */
+typedef struct vh_state {
+    uint8_t *body;
+    size_t length, capacity, limit;
+    int refused;     /* the 413 was queued */
+    size_t overflow; /* bytes discarded past the limit */
+} vh_state;
+
+struct vh_reply {
+    struct MHD_Response *response;
+    int status;
+    vh_pair headers[32];
+    char *header_storage[64];
+    size_t header_count;
+};
+
+void vh_reply_status(vh_reply *reply, int status) { reply->status = status; }
+
+void vh_reply_header(vh_reply *reply, const char *name, const char *value) {
+    if (reply->header_count >= 32) return;
+    char *n = strdup(name), *v = strdup(value);
+    reply->header_storage[reply->header_count * 2] = n;
+    reply->header_storage[reply->header_count * 2 + 1] = v;
+    reply->headers[reply->header_count].name = n;
+    reply->headers[reply->header_count].value = v;
+    reply->header_count++;
+}
+
+void vh_reply_body(vh_reply *reply, const uint8_t *bytes, size_t length) {
+    if (reply->response) MHD_destroy_response(reply->response);
+    reply->response = MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+typedef struct vh_pairs {
+    vh_pair items[96];
+    size_t count;
+} vh_pairs;
+
+static enum MHD_Result collect(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    vh_pairs *pairs = cls;
+    if (pairs->count < 96 && key) {
+        pairs->items[pairs->count].name = key;
+        pairs->items[pairs->count].value = value ? value : "";
+        pairs->count++;
+    }
+    return MHD_YES;
+}
+
+static enum MHD_Result answer(vh_server *server, struct MHD_Connection *connection, const char *url, const char *method,
+                              const uint8_t *body, size_t length, int refused_status) {
+    vh_pairs headers = {.count = 0}, query = {.count = 0};
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, collect, &headers);
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &query);
+    char remote[INET6_ADDRSTRLEN] = "";
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info && info->client_addr) {
+        const struct sockaddr *addr = info->client_addr;
+        if (addr->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr, remote, sizeof remote);
+        else if (addr->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)addr)->sin6_addr, remote, sizeof remote);
+    }
+    vh_request request = {
+        .method = method, .path = url, .headers = headers.items, .header_count = headers.count,
+        .query = query.items, .query_count = query.count, .body = body, .body_length = length,
+        .remote_address = remote, .refused_status = refused_status,
+    };
+    vh_reply reply = {.response = NULL, .status = 500, .header_count = 0};
+    server->handler(server->context, &request, &reply);
+    if (!reply.response) reply.response = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    for (size_t i = 0; i < reply.header_count; i++) MHD_add_response_header(reply.response, reply.headers[i].name, reply.headers[i].value);
+    for (size_t i = 0; i < reply.header_count * 2; i++) free(reply.header_storage[i]);
+    enum MHD_Result result = MHD_queue_response(connection, (unsigned)reply.status, reply.response);
+    MHD_destroy_response(reply.response);
+    return result;
+}
+
+static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                      const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls) {
+    (void)version;
+    vh_server *server = cls;
+    vh_state *state = *con_cls;
+    if (!state) {
+        /* First call: headers only. Refuse an announced oversized body before reading any of it. */
+        state = calloc(1, sizeof *state);
+        if (!state) return MHD_NO;
+        atomic_fetch_add(&server->in_flight, 1);
+        *con_cls = state;
+        state->limit = server->limit(server->context, method, url);
+        const char *declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (declared) {
+            char *end = NULL;
+            unsigned long long n = strtoull(declared, &end, 10);
+            if (end == declared || *end != '\0' || n > state->limit) {
+                state->refused = 1;
+                return answer(server, connection, url, method, NULL, 0, 413);
+            }
+            if (n > 0) {
+                state->body = malloc((size_t)n);
+                if (!state->body) return MHD_NO;
+                state->capacity = (size_t)n;
+            }
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        size_t chunk = *upload_data_size;
+        *upload_data_size = 0;
+        if (state->overflow || state->length + chunk > state->limit) {
+            /* A chunked body that grew past the limit. MHD cannot answer in the middle of a body,
+               so the rest is discarded up to a bound (then 413), and past it the connection is cut. */
+            free(state->body);
+            state->body = NULL;
+            state->length = 0;
+            state->overflow += chunk;
+            return state->overflow > VH_DISCARD_LIMIT ? MHD_NO : MHD_YES;
+        }
+        if (state->length + chunk > state->capacity) {
+            size_t capacity = state->capacity ? state->capacity * 2 : 16384;
+            while (capacity < state->length + chunk) capacity *= 2;
+            if (capacity > state->limit) capacity = state->limit;
+            uint8_t *grown = realloc(state->body, capacity);
+            if (!grown) return MHD_NO;
+            state->body = grown;
+            state->capacity = capacity;
+        }
+        memcpy(state->body + state->length, upload_data, chunk);
+        state->length += chunk;
+        return MHD_YES;
+    }
+    if (state->refused) return MHD_YES;
+    if (state->overflow) {
+        state->refused = 1;
+        return answer(server, connection, url, method, NULL, 0, 413);
+    }
+    return answer(server, connection, url, method, state->body, state->length, 0);
+}
+
+static void completed(void *cls, struct MHD_Connection *connection, void **con_cls, enum MHD_RequestTerminationCode toe) {
+    (void)connection;
+    (void)toe;
+    vh_server *server = cls;
+    vh_state *state = *con_cls;
+    if (!state) return;
+    free(state->body);
+    free(state);
+    *con_cls = NULL;
+    atomic_fetch_sub(&server->in_flight, 1);
+}
+
+vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
+                    vh_limit_fn limit, vh_handler_fn handler, void *context, char *error) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    struct sockaddr *addr;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(port);
+        addr = (struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, host, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(port);
+        addr = (struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        snprintf(error, 256, "host '%s' is not an IPv4 or IPv6 address", host);
+        return NULL;
+    }
+    vh_server *server = calloc(1, sizeof *server);
+    if (!server) {
+        snprintf(error, 256, "out of memory");
+        return NULL;
+    }
+    server->limit = limit;
+    server->handler = handler;
+    server->context = context;
+    atomic_init(&server->in_flight, 0);
+    server->daemon = MHD_start_daemon(flags, port, NULL, NULL, access_handler, server,
+                                      MHD_OPTION_SOCK_ADDR, addr,
+                                      MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(threads ? threads : 1),
+                                      MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
+                                      MHD_OPTION_NOTIFY_COMPLETED, completed, server,
+                                      MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                                      MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+                                      MHD_OPTION_END);
+    if (!server->daemon) {
+        snprintf(error, 256, "cannot listen on %s port %u (in use, or not allowed)", host, (unsigned)port);
+        free(server);
+        return NULL;
+    }
+    return server;
+}
+
+uint16_t vh_port(const vh_server *server) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+void vh_quiesce(vh_server *server) {
+    if (server->quiesced) return;
+    server->quiesced = 1;
+    MHD_socket fd = MHD_quiesce_daemon(server->daemon);
+    if (fd != MHD_INVALID_SOCKET) close(fd);
+}
+
+long vh_in_flight(const vh_server *server) { return atomic_load(&((vh_server *)server)->in_flight); }
+
+void vh_stop(vh_server *server) {
+    MHD_stop_daemon(server->daemon);
+    free(server);
+}

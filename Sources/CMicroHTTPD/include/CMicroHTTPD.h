@@ -1,0 +1,57 @@
+#ifndef VIGIL_CMICROHTTPD_H
+#define VIGIL_CMICROHTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A thin layer over libmicrohttpd: it reads each request whole (up to a per-request body limit
+   asked of the embedder before any body byte is buffered), hands it to one callback, and sends
+   what the callback answered. Everything the callback receives is valid only during the call. */
+
+typedef struct vh_pair {
+    const char *name;
+    const char *value;
+} vh_pair;
+
+typedef struct vh_request {
+    const char *method;
+    const char *path;
+    const vh_pair *headers;
+    size_t header_count;
+    const vh_pair *query;
+    size_t query_count;
+    const uint8_t *body;
+    size_t body_length;
+    const char *remote_address;
+    /* 0, or 413 when the body was refused for its size (body is then empty). */
+    int refused_status;
+} vh_request;
+
+typedef struct vh_reply vh_reply;
+
+/* Returns the most body bytes accepted for this method and path. */
+typedef size_t (*vh_limit_fn)(void *context, const char *method, const char *path);
+/* Answers a request through vh_reply_*. */
+typedef void (*vh_handler_fn)(void *context, const vh_request *request, vh_reply *reply);
+
+typedef struct vh_server vh_server;
+
+/* Starts listening on host:port (port 0 picks one) with `threads` worker threads (epoll).
+   `context` is passed to both callbacks and must outlive the server. NULL on failure, with a
+   message in `error` (at least 256 bytes). */
+vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
+                    vh_limit_fn limit, vh_handler_fn handler, void *context, char *error);
+/* The port listened on. */
+uint16_t vh_port(const vh_server *server);
+/* Stops accepting connections; requests in progress continue. */
+void vh_quiesce(vh_server *server);
+/* Requests being read or answered now. */
+long vh_in_flight(const vh_server *server);
+/* Stops the server and frees it (after vh_quiesce and a drain, no request is cut). */
+void vh_stop(vh_server *server);
+
+void vh_reply_status(vh_reply *reply, int status);
+void vh_reply_header(vh_reply *reply, const char *name, const char *value);
+void vh_reply_body(vh_reply *reply, const uint8_t *bytes, size_t length);
+
+#endif

@@ -1,0 +1,45 @@
+import Foundation
+
+/// One HTTP request, read whole (its body within the route's limit).
+public struct HTTPRequest: Sendable {
+    /// The method, upper case ("GET").
+    public var method: String
+    /// The path without the query ("/v1/sessions/abc").
+    public var path: String
+    /// Query arguments, decoded.
+    public var query: [String: String]
+    /// Header values by lower-cased name; repeated headers joined with ", ".
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: [UInt8]
+    /// The peer's IP address.
+    public var remoteAddress: String
+    /// The id this request is answered and logged under.
+    public var requestId: String
+    /// Path parameters of the matched route (`{sessionId}` -> value).
+    public var parameters: [String: String] = [:]
+
+    /// A request (the server builds these; tests may too).
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
+                remoteAddress: String = "127.0.0.1", requestId: String = "test") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { "\($0), \($1)" })
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.requestId = requestId
+    }
+
+    /// The header `name` (any case).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The bearer token of the `Authorization` header.
+    public var bearerToken: String? {
+        guard let value = header("authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

@@ -1,0 +1,155 @@
+import CMicroHTTPD
+import Foundation
+
+/// Why the server did not start.
+public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public let description: String
+}
+
+/// An HTTP/1.1 server over libmicrohttpd: a pool of epoll threads with keep-alive, each request
+/// read whole within its route's body limit (larger ones get 413 before their body is buffered),
+/// answered by a `Router`, every response carrying `X-Request-Id`.
+public final class HTTPServer: Sendable {
+    /// Where and how to listen.
+    public struct Configuration: Sendable {
+        /// IPv4 or IPv6 address to bind.
+        public var host = "127.0.0.1"
+        /// Port; 0 picks a free one (see `port`).
+        public var port: UInt16 = 8080
+        /// Worker threads (each runs its own epoll loop).
+        public var threads = 2
+        /// Seconds an idle keep-alive connection is kept.
+        public var idleTimeoutSeconds = 30
+
+        /// The defaults: 127.0.0.1:8080, two threads, 30 s idle timeout.
+        public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, idleTimeoutSeconds: Int = 30) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
+    }
+
+    /// The port listened on.
+    public let port: UInt16
+    private let daemon: Daemon
+    private let context: Unmanaged<Context>
+
+    /// What the C callbacks reach through their context pointer.
+    final class Context: Sendable {
+        let router: Router
+        let observe: @Sendable (HTTPRequest, HTTPResponse, Double) -> Void
+        init(router: Router, observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
+            self.router = router
+            self.observe = observe
+        }
+    }
+
+    /// Owns the `vh_server` pointer. Invariant: set once at start, freed once by `stop()` under
+    /// `lock`; the C server is itself thread-safe for `vh_in_flight` and `vh_quiesce`.
+    final class Daemon: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pointer: OpaquePointer?
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        func with<T>(_ body: (OpaquePointer) -> T) -> T? {
+            lock.lock()
+            defer { lock.unlock() }
+            return pointer.map(body)
+        }
+        func stop() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let pointer else { return false }
+            vh_stop(pointer)
+            self.pointer = nil
+            return true
+        }
+    }
+
+    /// Starts listening. `observe` sees every answered request with its duration in ms (for
+    /// access logs and metrics); it runs on the worker thread, so keep it cheap.
+    public init(configuration: Configuration, router: Router,
+                observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void = { _, _, _ in }) throws(HTTPServerError) {
+        let context = Unmanaged.passRetained(Context(router: router, observe: observe))
+        var error = [CChar](repeating: 0, count: 256)
+        guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
+                                    UInt32(max(1, configuration.idleTimeoutSeconds)), limitCallback, handlerCallback,
+                                    context.toOpaque(), &error) else {
+            context.release()
+            throw HTTPServerError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.context = context
+        daemon = Daemon(server)
+        port = vh_port(server)
+    }
+
+    /// Requests being read or answered now.
+    public var inFlight: Int { daemon.with { Int(vh_in_flight($0)) } ?? 0 }
+
+    /// Stops accepting connections, lets requests in progress finish (up to `drainTimeout`), then
+    /// stops. Idempotent.
+    public func shutdown(drainTimeout: Duration = .seconds(10)) {
+        guard daemon.with({ vh_quiesce($0) }) != nil else { return }
+        let deadline = ContinuousClock.now + drainTimeout
+        while inFlight > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if daemon.stop() { context.release() }
+    }
+
+    deinit { shutdown(drainTimeout: .zero) }
+}
+
+/// A request id: the caller's own when it is short and plain, otherwise 16 random hex digits.
+func requestId(from header: String?) -> String {
+    if let header, (1...64).contains(header.utf8.count),
+       header.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }) {
+        return header
+    }
+    var generator = SystemRandomNumberGenerator()
+    return String(format: "%016llx", generator.next() as UInt64)
+}
+
+private let limitCallback: vh_limit_fn = { context, method, path in
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
+    return server.router.bodyLimit(method: String(cString: method!), path: String(cString: path!))
+}
+
+private let handlerCallback: vh_handler_fn = { context, raw, reply in
+    let started = ContinuousClock.now
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
+    let r = raw!.pointee
+    func pairs(_ p: UnsafePointer<vh_pair>?, _ n: Int) -> [(String, String)] {
+        (0..<n).map { (String(cString: p![$0].name), String(cString: p![$0].value)) }
+    }
+    var headers: [String: String] = [:]
+    for (name, value) in pairs(r.headers, r.header_count) {
+        headers[name.lowercased(), default: ""].append(headers[name.lowercased()] == nil ? value : ", \(value)")
+    }
+    let query = Dictionary(pairs(r.query, r.query_count), uniquingKeysWith: { first, _ in first })
+    let body = r.body_length > 0 ? [UInt8](UnsafeBufferPointer(start: r.body, count: r.body_length)) : []
+    var request = HTTPRequest(method: String(cString: r.method), path: String(cString: r.path), query: query, body: body,
+                              remoteAddress: String(cString: r.remote_address))
+    request.headers = headers
+    request.requestId = requestId(from: headers["x-request-id"])
+
+    var response: HTTPResponse
+    if r.refused_status == 413 {
+        let limit = server.router.bodyLimit(method: request.method, path: request.path)
+        response = HTTPError(413, "body_too_large", "the body is larger than this endpoint accepts (\(limit) bytes)",
+                             headers: [("Connection", "close")]).response(requestId: request.requestId)
+    } else {
+        do {
+            response = try server.router.handle(request)
+        } catch let error as HTTPError {
+            response = error.response(requestId: request.requestId)
+        } catch {
+            response = HTTPError(500, "internal_error", "the server could not answer this request").response(requestId: request.requestId)
+        }
+    }
+    response.headers.append(("X-Request-Id", request.requestId))
+    vh_reply_status(reply, Int32(response.status))
+    for (name, value) in response.headers { vh_reply_header(reply, name, value) }
+    response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }
+    let elapsed = ContinuousClock.now - started
+    server.observe(request, response, Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+}

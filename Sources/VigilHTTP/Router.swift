@@ -1,0 +1,78 @@
+/// Routes requests by method and path pattern (`/v1/sessions/{sessionId}`) to handlers.
+public struct Router: Sendable {
+    /// Answers one request; throw `HTTPError` for an error answer.
+    public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+    /// One registered route.
+    public struct Route: Sendable {
+        /// The method.
+        public let method: String
+        /// The pattern, `{name}` segments matching any one segment.
+        public let pattern: String
+        /// The most body bytes this route reads.
+        public let bodyLimit: Int
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    /// Every route, in registration order.
+    public private(set) var routes: [Route] = []
+
+    /// An empty router.
+    public init() {}
+
+    /// Registers `handler` for `method` and `pattern`.
+    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, _ handler: @escaping Handler) {
+        let segments = Self.split(pattern).map { s -> Segment in
+            s.hasPrefix("{") && s.hasSuffix("}") ? .parameter(String(s.dropFirst().dropLast())) : .literal(String(s))
+        }
+        precondition(!routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
+        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, segments: segments, handler: handler))
+    }
+
+    /// The body limit for a request line: the route's, or 0 when no route matches.
+    public func bodyLimit(method: String, path: String) -> Int {
+        match(method: method, path: path)?.route.bodyLimit ?? 0
+    }
+
+    /// Runs the matching handler: 404 when no pattern matches, 405 when only other methods do.
+    public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let (route, parameters) = match(method: request.method, path: request.path) else {
+            let allowed = Set(routes.filter { Self.parameters($0.segments, Self.split(request.path)) != nil }.map(\.method)).sorted()
+            if allowed.isEmpty { throw HTTPError(404, "not_found", "no such endpoint: \(request.path)") }
+            throw HTTPError(405, "method_not_allowed", "\(request.method) is not allowed here", headers: [("Allow", allowed.joined(separator: ", "))])
+        }
+        var request = request
+        request.parameters = parameters
+        return try route.handler(request)
+    }
+
+    private func match(method: String, path: String) -> (route: Route, parameters: [String: String])? {
+        let parts = Self.split(path)
+        for route in routes where route.method == method {
+            if let parameters = Self.parameters(route.segments, parts) { return (route, parameters) }
+        }
+        return nil
+    }
+
+    private static func parameters(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var out: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text): guard part == text else { return nil }
+            case .parameter(let name): out[name] = String(part)
+            }
+        }
+        return out
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}

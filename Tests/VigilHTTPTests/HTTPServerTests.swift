@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import VigilHTTP
+
+@Suite struct HTTPServerTests {
+    struct Echo: Codable { let id: String, bytes: Int }
+
+    final class Counter: Sendable {
+        let calls = Mutex(0)
+        var value: Int { calls.withLock { $0 } }
+        init() {}
+    }
+
+    static func server(calls: Counter? = nil, slowMs: Int = 0) throws -> HTTPServer {
+        var router = Router()
+        router.add("GET", "/v1/things/{id}") { request in
+            .json(Echo(id: request.parameters["id"] ?? "", bytes: 0))
+        }
+        router.add("POST", "/v1/things/{id}", bodyLimit: 1024) { request in
+            calls?.calls.withLock { $0 += 1 }
+            return .json(Echo(id: request.parameters["id"] ?? "", bytes: request.body.count), status: 201)
+        }
+        router.add("GET", "/slow") { _ in
+            Thread.sleep(forTimeInterval: Double(slowMs) / 1000)
+            return .text("done")
+        }
+        router.add("GET", "/broken") { _ in throw CocoaError(.fileNoSuchFile) }
+        return try HTTPServer(configuration: .init(port: 0, threads: 2), router: router)
+    }
+
+    @Test func routesWithPathParametersAnswerJSONWithARequestId() throws {
+        let server = try Self.server()
+        let response = try RawHTTPClient(port: server.port).request("GET", "/v1/things/abc?x=1")
+        #expect(response.status == 200)
+        #expect(response.decode(Echo.self)?.id == "abc")
+        #expect(response.headers["content-type"] == "application/json")
+        #expect((response.headers["x-request-id"] ?? "").count == 16)
+    }
+
+    @Test func unknownPathsAndWrongMethodsGetJSONErrors() throws {
+        let server = try Self.server()
+        let client = try RawHTTPClient(port: server.port)
+        let missing = try client.request("GET", "/nope")
+        #expect(missing.status == 404)
+        #expect(missing.error?.code == "not_found")
+        #expect(missing.error?.requestId == missing.headers["x-request-id"])
+        let wrong = try client.request("DELETE", "/v1/things/abc")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "GET, POST")
+    }
+
+    @Test func aBodyWithinTheLimitReachesTheHandler() throws {
+        let server = try Self.server()
+        let response = try RawHTTPClient(port: server.port).request("POST", "/v1/things/x", body: [UInt8](repeating: 7, count: 1000))
+        #expect(response.status == 201)
+        #expect(response.decode(Echo.self)?.bytes == 1000)
+    }
+
+    @Test func anAnnouncedOversizedBodyGets413WithoutReachingTheHandler() throws {
+        let calls = Counter()
+        let server = try Self.server(calls: calls)
+        let client = try RawHTTPClient(port: server.port)
+        // Only the headers are sent: the answer must not wait for the 10 MB.
+        client.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\n\r\n".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 413)
+        #expect(response.error?.code == "body_too_large")
+        #expect(calls.value == 0)
+        // A body on a route that takes none is refused the same way.
+        let get = try RawHTTPClient(port: server.port).request("GET", "/v1/things/x", body: [1, 2, 3])
+        #expect(get.status == 413)
+    }
+
+    @Test func aChunkedBodyThatGrowsPastTheLimitGets413() throws {
+        let calls = Counter()
+        let server = try Self.server(calls: calls)
+        let client = try RawHTTPClient(port: server.port)
+        var bytes = Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        for _ in 0..<4 { bytes += Array("200\r\n".utf8) + [UInt8](repeating: 65, count: 512) + Array("\r\n".utf8) }
+        bytes += Array("0\r\n\r\n".utf8)
+        client.send(bytes)
+        #expect(try client.readResponse().status == 413)
+        #expect(calls.value == 0)
+    }
+
+    @Test func aChunkedFloodIsCutOffWithoutAnAnswer() throws {
+        let calls = Counter()
+        let server = try Self.server(calls: calls)
+        let client = try RawHTTPClient(port: server.port)
+        client.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 65, count: 65536) + Array("\r\n".utf8)
+        for _ in 0..<40 { client.send(chunk) }   // 2.5 MiB, past the 1 MiB the server discards
+        #expect(throws: (any Error).self) { try client.readResponse() }
+        #expect(calls.value == 0)
+    }
+
+    @Test func aFailingHandlerGetsA500JSONError() throws {
+        let server = try Self.server()
+        let response = try RawHTTPClient(port: server.port).request("GET", "/broken")
+        #expect(response.status == 500)
+        #expect(response.error?.code == "internal_error")
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        let server = try Self.server()
+        let client = try RawHTTPClient(port: server.port)
+        for i in 0..<5 {
+            let response = try client.request("GET", "/v1/things/\(i)")
+            #expect(response.status == 200 && response.decode(Echo.self)?.id == "\(i)")
+            #expect(response.headers["connection"]?.lowercased() != "close")
+        }
+    }
+
+    @Test func aPlainCallerRequestIdIsKeptAndAHostileOneReplaced() throws {
+        let server = try Self.server()
+        let client = try RawHTTPClient(port: server.port)
+        #expect(try client.request("GET", "/v1/things/a", headers: ["X-Request-Id": "trace-42"]).headers["x-request-id"] == "trace-42")
+        let hostile = try client.request("GET", "/v1/things/a", headers: ["X-Request-Id": "a b<script>"]).headers["x-request-id"]
+        #expect(hostile != nil && hostile != "a b<script>")
+    }
+
+    @Test func shutdownDrainsARequestInProgressAndRefusesNewConnections() throws {
+        let server = try Self.server(slowMs: 400)
+        let port = server.port
+        let result = Mutex<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let status = try? RawHTTPClient(port: port).request("GET", "/slow").status
+            result.withLock { $0 = status }
+            done.signal()
+        }
+        while server.inFlight == 0 { Thread.sleep(forTimeInterval: 0.005) }
+        server.shutdown()
+        done.wait()
+        #expect(result.withLock { $0 } == 200)
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: port).request("GET", "/v1/things/a") }
+    }
+
+    @Test func aPortInUseIsATypedError() throws {
+        let server = try Self.server()
+        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: .init(port: server.port), router: Router()) }
+        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: .init(host: "not-an-ip", port: 0), router: Router()) }
+    }
+}
