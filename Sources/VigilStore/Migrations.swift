@@ -1,0 +1,41 @@
+/// The schema, as numbered steps applied in order at start; each runs once, in its own
+/// transaction, recorded in `schema_migrations`. Plain SQL that PostgreSQL also accepts
+/// (BLOB becomes BYTEA there). Never edit a released step: add one.
+public enum Migrations {
+    /// Version and SQL of each step.
+    public static let steps: [(version: Int, sql: String)] = [
+        (1, """
+        CREATE TABLE tenants (
+            id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at_ms BIGINT NOT NULL,
+            webhook_url TEXT, webhook_secret TEXT);
+        CREATE TABLE api_keys (
+            key_hash TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES tenants(id), created_at_ms BIGINT NOT NULL);
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES tenants(id), token_hash TEXT NOT NULL UNIQUE,
+            status TEXT NOT NULL, policy TEXT NOT NULL, ssid TEXT, external_ref TEXT, locale TEXT, theme TEXT,
+            created_at_ms BIGINT NOT NULL, expires_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL,
+            engine_state BLOB, result BLOB, signed_result TEXT, version BIGINT NOT NULL);
+        CREATE INDEX sessions_tenant ON sessions(tenant_id, created_at_ms);
+        CREATE INDEX sessions_open ON sessions(status, expires_at_ms);
+        CREATE INDEX sessions_ssid ON sessions(tenant_id, ssid, updated_at_ms);
+        CREATE TABLE signing_keys (
+            kid TEXT PRIMARY KEY, seed BLOB NOT NULL, public_key BLOB NOT NULL,
+            created_at_ms BIGINT NOT NULL, retired_at_ms BIGINT);
+        CREATE TABLE idempotency_keys (
+            tenant_id TEXT NOT NULL REFERENCES tenants(id), key TEXT NOT NULL, request_hash TEXT NOT NULL,
+            status INTEGER NOT NULL, body BLOB NOT NULL, created_at_ms BIGINT NOT NULL, PRIMARY KEY (tenant_id, key));
+        CREATE TABLE webhook_outbox (
+            id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES tenants(id), session_id TEXT NOT NULL,
+            event TEXT NOT NULL, payload BLOB NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL,
+            next_attempt_at_ms BIGINT NOT NULL, last_error TEXT, created_at_ms BIGINT NOT NULL);
+        CREATE INDEX webhook_due ON webhook_outbox(state, next_attempt_at_ms);
+        CREATE TABLE audit_images (
+            session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, jpeg BLOB NOT NULL,
+            delete_after_ms BIGINT NOT NULL);
+        CREATE INDEX audit_images_deadline ON audit_images(delete_after_ms);
+        """),
+    ]
+
+    /// The newest version.
+    public static var latest: Int { steps.map(\.version).max() ?? 0 }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import VigilCore
+
+/// A customer of this Vigil: its sessions, keys and webhook are its own.
+public struct Tenant: Hashable, Sendable {
+    /// Stable id ("tn_...").
+    public var id: String
+    /// Display name.
+    public var name: String
+    /// When it was created.
+    public var createdAt: Date
+    /// Where webhooks go, when configured.
+    public var webhookURL: String?
+    /// The webhook signing secret, when configured.
+    public var webhookSecret: String?
+
+    /// A tenant.
+    public init(id: String, name: String, createdAt: Date, webhookURL: String? = nil, webhookSecret: String? = nil) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.webhookURL = webhookURL
+        self.webhookSecret = webhookSecret
+    }
+}
+
+/// One verification session as stored: never the token itself, only its SHA-256.
+public struct SessionRecord: Hashable, Sendable {
+    /// Stable id ("ses_...").
+    public var id: String
+    /// The owning tenant.
+    public var tenantId: String
+    /// Hex SHA-256 of the session token.
+    public var tokenHash: String
+    /// Where the session is.
+    public var status: SessionStatus
+    /// The validated policy in force.
+    public var policy: LivenessPolicy
+    /// The tenant's optional device/session hint for velocity checks.
+    public var ssid: String?
+    /// The tenant's own reference, echoed in the result.
+    public var externalRef: String?
+    /// UI language and theme for the capture page.
+    public var locale: String?, theme: String?
+    /// Lifecycle times.
+    public var createdAt: Date, expiresAt: Date, updatedAt: Date
+    /// The engine's persisted state after the last frame batch (opaque to the store).
+    public var engineState: [UInt8]?
+    /// The result JSON once decided, and its compact JWS.
+    public var result: [UInt8]?, signedResult: String?
+    /// Incremented by every update; an update from a stale read is refused.
+    public var version: Int
+
+    /// A new session record (version 0).
+    public init(id: String, tenantId: String, tokenHash: String, status: SessionStatus = .created, policy: LivenessPolicy,
+                ssid: String? = nil, externalRef: String? = nil, locale: String? = nil, theme: String? = nil,
+                createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.tenantId = tenantId
+        self.tokenHash = tokenHash
+        self.status = status
+        self.policy = policy
+        self.ssid = ssid
+        self.externalRef = externalRef
+        self.locale = locale
+        self.theme = theme
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        updatedAt = createdAt
+        version = 0
+    }
+}
+
+/// An Ed25519 signing key for verdicts; retired keys stay published until their results expire.
+public struct SigningKeyRecord: Hashable, Sendable {
+    /// Key id, as in the JWS header and JWKS.
+    public var kid: String
+    /// The 32-byte private seed.
+    public var seed: [UInt8]
+    /// The 32-byte public key.
+    public var publicKey: [UInt8]
+    /// When it was made, and when it stopped signing.
+    public var createdAt: Date, retiredAt: Date?
+
+    /// A key record.
+    public init(kid: String, seed: [UInt8], publicKey: [UInt8], createdAt: Date, retiredAt: Date? = nil) {
+        self.kid = kid
+        self.seed = seed
+        self.publicKey = publicKey
+        self.createdAt = createdAt
+        self.retiredAt = retiredAt
+    }
+}
+
+/// The answer given to a request with an `Idempotency-Key`, replayed for the same key and body.
+public struct IdempotencyRecord: Hashable, Sendable {
+    /// The tenant and its key.
+    public var tenantId: String, key: String
+    /// Hex SHA-256 of the request body (a different body under the same key is a conflict).
+    public var requestHash: String
+    /// The status and body answered.
+    public var status: Int, body: [UInt8]
+    /// When it was stored.
+    public var createdAt: Date
+
+    /// A record.
+    public init(tenantId: String, key: String, requestHash: String, status: Int, body: [UInt8], createdAt: Date) {
+        self.tenantId = tenantId
+        self.key = key
+        self.requestHash = requestHash
+        self.status = status
+        self.body = body
+        self.createdAt = createdAt
+    }
+}
+
+/// One webhook event in the persistent outbox.
+public struct WebhookDelivery: Hashable, Sendable {
+    /// Delivery state.
+    public enum State: String, Sendable {
+        /// Waiting for its next attempt.
+        case pending
+        /// Answered 2xx.
+        case delivered
+        /// Given up on after the retry window.
+        case dead
+    }
+
+    /// Stable id ("evt_...").
+    public var id: String
+    /// The tenant and session concerned.
+    public var tenantId: String, sessionId: String
+    /// "session.completed", "session.expired", "session.cancelled".
+    public var event: String
+    /// The JSON body to POST.
+    public var payload: [UInt8]
+    /// State, attempts so far, when to try next, the last failure.
+    public var state: State, attempts: Int, nextAttemptAt: Date, lastError: String?
+    /// When it was queued.
+    public var createdAt: Date
+
+    /// A new pending delivery, due now.
+    public init(id: String, tenantId: String, sessionId: String, event: String, payload: [UInt8], createdAt: Date) {
+        self.id = id
+        self.tenantId = tenantId
+        self.sessionId = sessionId
+        self.event = event
+        self.payload = payload
+        state = .pending
+        attempts = 0
+        nextAttemptAt = createdAt
+        lastError = nil
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,139 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection (WAL, foreign keys on, busy timeout), used by one thread at a time.
+///
+/// Owns its `sqlite3*` from `init` to `deinit`; not Sendable: `SQLiteStore` serialises access.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]   // prepared once per SQL text
+
+    /// Opens (creating) the database file at `path` (":memory:" for a private one).
+    init(path: String) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw .unavailable("\(path): \(message)")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
+
+    /// Runs SQL without results (several statements allowed).
+    func execute(_ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw .query(message)
+        }
+    }
+
+    /// Runs one statement with `values` bound to `?1...`; returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case .null: sqlite3_bind_null(statement, index)
+            case .integer(let v): sqlite3_bind_int64(statement, index, v)
+            case .real(let v): sqlite3_bind_double(statement, index, v)
+            case .text(let v): sqlite3_bind_text(statement, index, v, -1, SQLITE_TRANSIENT)
+            case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+            }
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else {
+                let message = String(cString: sqlite3_errmsg(handle))
+                if step == SQLITE_CONSTRAINT { throw .conflict(message) }
+                throw .query(message)
+            }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+        return rows
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .query("\(String(cString: sqlite3_errmsg(handle))) in: \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func column(_ statement: OpaquePointer, _ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, i))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, i)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, i))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, i) else { return .blob([]) }
+            return .blob([UInt8](UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+}
+
+/// SQLite wants this sentinel for "copy the bound bytes now".
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A value bound to or read from a statement.
+enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    var int: Int? { if case .integer(let v) = self { Int(v) } else { nil } }
+    var string: String? { if case .text(let v) = self { v } else { nil } }
+    var bytes: [UInt8]? { if case .blob(let v) = self { v } else { nil } }
+    var double: Double? {
+        switch self {
+        case .real(let v): v
+        case .integer(let v): Double(v)
+        default: nil
+        }
+    }
+}
+
+extension Optional where Wrapped == String {
+    var sql: SQLValue { map(SQLValue.text) ?? .null }
+}

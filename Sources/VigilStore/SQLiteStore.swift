@@ -1,0 +1,295 @@
+import Foundation
+import VigilCore
+
+/// The embedded store: one SQLite file in WAL mode, migrated at open. One connection, used under
+/// a lock, so every method is one serialised transaction.
+public final class SQLiteStore: Store, @unchecked Sendable {
+    // Invariant: `connection` is only touched inside `lock`.
+    private let lock = NSLock()
+    private let connection: SQLiteConnection
+
+    /// Opens or creates the database at `path` and applies pending migrations.
+    public init(path: String) throws(StoreError) {
+        connection = try SQLiteConnection(path: path)
+        try migrate()
+    }
+
+    /// The applied schema versions.
+    public func appliedMigrations() throws(StoreError) -> [Int] {
+        try locked { c in try c.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0[0].int } }
+    }
+
+    private func migrate() throws(StoreError) {
+        try locked { c in
+            try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)")
+            let applied = Set(try c.query("SELECT version FROM schema_migrations").compactMap { $0[0].int })
+            for step in Migrations.steps where !applied.contains(step.version) {
+                try c.transaction {
+                    try c.execute(step.sql)
+                    try c.query("INSERT INTO schema_migrations (version, applied_at_ms) VALUES (?1, ?2)", [.integer(Int64(step.version)), ms(Date())])
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    private func locked<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body(connection)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .query("\(error)")
+        }
+    }
+
+    @discardableResult
+    private func inTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+        try locked { c in try c.transaction { try body(c) } }
+    }
+
+    // MARK: tenants and keys
+
+    public func insertTenant(_ tenant: Tenant) throws(StoreError) {
+        try locked { c in
+            try c.query("INSERT INTO tenants (id, name, created_at_ms, webhook_url, webhook_secret) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        [.text(tenant.id), .text(tenant.name), ms(tenant.createdAt), tenant.webhookURL.sql, tenant.webhookSecret.sql])
+        }
+    }
+
+    public func tenant(id: String) throws(StoreError) -> Tenant? {
+        try locked { c in try c.query("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?1", [.text(id)]).first.map(Self.tenant) }
+    }
+
+    public func tenants() throws(StoreError) -> [Tenant] {
+        try locked { c in try c.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at_ms, id").map(Self.tenant) }
+    }
+
+    public func updateTenant(_ tenant: Tenant) throws(StoreError) {
+        try locked { c in
+            try c.query("UPDATE tenants SET name = ?2, webhook_url = ?3, webhook_secret = ?4 WHERE id = ?1",
+                        [.text(tenant.id), .text(tenant.name), tenant.webhookURL.sql, tenant.webhookSecret.sql])
+        }
+    }
+
+    public func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError) {
+        try locked { c in
+            try c.query("INSERT INTO api_keys (key_hash, tenant_id, created_at_ms) VALUES (?1, ?2, ?3)", [.text(hash), .text(tenantId), ms(createdAt)])
+        }
+    }
+
+    public func tenant(apiKeyHash: String) throws(StoreError) -> Tenant? {
+        try locked { c in
+            try c.query("SELECT t.id, t.name, t.created_at_ms, t.webhook_url, t.webhook_secret FROM tenants t JOIN api_keys k ON k.tenant_id = t.id WHERE k.key_hash = ?1",
+                        [.text(apiKeyHash)]).first.map(Self.tenant)
+        }
+    }
+
+    private static let tenantColumns = "id, name, created_at_ms, webhook_url, webhook_secret"
+
+    private static func tenant(_ row: [SQLValue]) -> Tenant {
+        Tenant(id: row[0].string ?? "", name: row[1].string ?? "", createdAt: date(row[2]), webhookURL: row[3].string, webhookSecret: row[4].string)
+    }
+
+    // MARK: sessions
+
+    private static let sessionColumns = """
+        id, tenant_id, token_hash, status, policy, ssid, external_ref, locale, theme, created_at_ms, expires_at_ms, updated_at_ms, \
+        engine_state, result, signed_result, version
+        """
+
+    public func insertSession(_ session: SessionRecord) throws(StoreError) {
+        let policy = try Self.encode(session.policy)
+        try locked { c in
+            try c.query("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                        Self.values(session, policy: policy))
+        }
+    }
+
+    public func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord? {
+        let row = try locked { c in
+            try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?1 AND tenant_id = ?2", [.text(id), .text(tenantId)]).first
+        }
+        return try row.map(Self.session)
+    }
+
+    public func session(tokenHash: String) throws(StoreError) -> SessionRecord? {
+        let row = try locked { c in try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first }
+        return try row.map(Self.session)
+    }
+
+    @discardableResult
+    public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord {
+        let policy = try Self.encode(session.policy)
+        var stored = session
+        stored.version += 1
+        let values = Self.values(stored, policy: policy)
+        try inTransaction { c in
+            try c.query("""
+                UPDATE sessions SET status = ?4, policy = ?5, ssid = ?6, external_ref = ?7, locale = ?8, theme = ?9, \
+                expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16 \
+                WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
+                """, values)
+            guard c.changes == 1 else { throw StoreError.staleVersion }
+            if let webhook { try Self.insert(webhook, into: c) }
+        }
+        return stored
+    }
+
+    public func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord] {
+        let rows = try locked { c in
+            if let tenantId {
+                return try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE tenant_id = ?1 ORDER BY created_at_ms DESC, id LIMIT ?2",
+                                   [.text(tenantId), .integer(Int64(limit))])
+            }
+            return try c.query("SELECT \(Self.sessionColumns) FROM sessions ORDER BY created_at_ms DESC, id LIMIT ?1", [.integer(Int64(limit))])
+        }
+        return try rows.map(Self.session)
+    }
+
+    public func expiredSessions(now: Date, limit: Int) throws(StoreError) -> [SessionRecord] {
+        let rows = try locked { c in
+            try c.query("""
+                SELECT \(Self.sessionColumns) FROM sessions WHERE status IN ('created', 'capturing', 'processing') \
+                AND expires_at_ms <= ?1 ORDER BY expires_at_ms LIMIT ?2
+                """, [ms(now), .integer(Int64(limit))])
+        }
+        return try rows.map(Self.session)
+    }
+
+    private static func values(_ s: SessionRecord, policy: String) -> [SQLValue] {
+        [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
+         s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
+         s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version))]
+    }
+
+    private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
+        guard let status = row[3].string.flatMap(SessionStatus.init(rawValue:)) else { throw .corrupt("session status \(row[3])") }
+        let policy: LivenessPolicy
+        do {
+            policy = try JSONDecoder().decode(LivenessPolicy.self, from: Data((row[4].string ?? "").utf8))
+        } catch {
+            throw .corrupt("session policy: \(error)")
+        }
+        var s = SessionRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", tokenHash: row[2].string ?? "", status: status,
+                              policy: policy, ssid: row[5].string, externalRef: row[6].string, locale: row[7].string, theme: row[8].string,
+                              createdAt: date(row[9]), expiresAt: date(row[10]))
+        s.updatedAt = date(row[11])
+        s.engineState = row[12].bytes
+        s.result = row[13].bytes
+        s.signedResult = row[14].string
+        s.version = row[15].int ?? 0
+        return s
+    }
+
+    private static func encode(_ policy: LivenessPolicy) throws(StoreError) -> String {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return String(decoding: try encoder.encode(policy), as: UTF8.self)
+        } catch {
+            throw .query("policy does not encode: \(error)")
+        }
+    }
+
+    // MARK: signing keys
+
+    public func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError) {
+        try locked { c in try Self.insert(key, into: c) }
+    }
+
+    public func rotateSigningKey(to key: SigningKeyRecord, at date: Date) throws(StoreError) {
+        try inTransaction { c in
+            try c.query("UPDATE signing_keys SET retired_at_ms = ?1 WHERE retired_at_ms IS NULL", [ms(date)])
+            try Self.insert(key, into: c)
+        }
+    }
+
+    public func signingKeys() throws(StoreError) -> [SigningKeyRecord] {
+        try locked { c in
+            try c.query("SELECT kid, seed, public_key, created_at_ms, retired_at_ms FROM signing_keys ORDER BY created_at_ms DESC, kid DESC").map {
+                SigningKeyRecord(kid: $0[0].string ?? "", seed: $0[1].bytes ?? [], publicKey: $0[2].bytes ?? [], createdAt: date($0[3]),
+                                 retiredAt: $0[4] == .null ? nil : date($0[4]))
+            }
+        }
+    }
+
+    private static func insert(_ key: SigningKeyRecord, into c: SQLiteConnection) throws {
+        try c.query("INSERT INTO signing_keys (kid, seed, public_key, created_at_ms, retired_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    [.text(key.kid), .blob(key.seed), .blob(key.publicKey), ms(key.createdAt), key.retiredAt.map(ms) ?? .null])
+    }
+
+    // MARK: idempotency
+
+    public func idempotency(tenantId: String, key: String) throws(StoreError) -> IdempotencyRecord? {
+        try locked { c in
+            try c.query("SELECT request_hash, status, body, created_at_ms FROM idempotency_keys WHERE tenant_id = ?1 AND key = ?2",
+                        [.text(tenantId), .text(key)]).first.map {
+                IdempotencyRecord(tenantId: tenantId, key: key, requestHash: $0[0].string ?? "", status: $0[1].int ?? 0, body: $0[2].bytes ?? [],
+                                  createdAt: date($0[3]))
+            }
+        }
+    }
+
+    public func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError) {
+        try locked { c in
+            try c.query("INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, body, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        [.text(record.tenantId), .text(record.key), .text(record.requestHash), .integer(Int64(record.status)), .blob(record.body),
+                         ms(record.createdAt)])
+        }
+    }
+
+    // MARK: webhooks
+
+    private static let webhookColumns = "id, tenant_id, session_id, event, payload, state, attempts, next_attempt_at_ms, last_error, created_at_ms"
+
+    public func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery] {
+        try locked { c in
+            try c.query("""
+                SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at_ms <= ?1 \
+                ORDER BY next_attempt_at_ms, id LIMIT ?2
+                """, [ms(now), .integer(Int64(limit))]).map(Self.webhook)
+        }
+    }
+
+    public func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError) {
+        try locked { c in
+            try c.query("UPDATE webhook_outbox SET state = ?2, attempts = ?3, next_attempt_at_ms = ?4, last_error = ?5 WHERE id = ?1",
+                        [.text(delivery.id), .text(delivery.state.rawValue), .integer(Int64(delivery.attempts)), ms(delivery.nextAttemptAt),
+                         delivery.lastError.sql])
+        }
+    }
+
+    public func webhooks(tenantId: String?, limit: Int) throws(StoreError) -> [WebhookDelivery] {
+        try locked { c in
+            if let tenantId {
+                return try c.query("SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE tenant_id = ?1 ORDER BY created_at_ms DESC, id LIMIT ?2",
+                                   [.text(tenantId), .integer(Int64(limit))]).map(Self.webhook)
+            }
+            return try c.query("SELECT \(Self.webhookColumns) FROM webhook_outbox ORDER BY created_at_ms DESC, id LIMIT ?1",
+                               [.integer(Int64(limit))]).map(Self.webhook)
+        }
+    }
+
+    private static func insert(_ d: WebhookDelivery, into c: SQLiteConnection) throws {
+        try c.query("INSERT INTO webhook_outbox (\(webhookColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    [.text(d.id), .text(d.tenantId), .text(d.sessionId), .text(d.event), .blob(d.payload), .text(d.state.rawValue),
+                     .integer(Int64(d.attempts)), ms(d.nextAttemptAt), d.lastError.sql, ms(d.createdAt)])
+    }
+
+    private static func webhook(_ row: [SQLValue]) -> WebhookDelivery {
+        var d = WebhookDelivery(id: row[0].string ?? "", tenantId: row[1].string ?? "", sessionId: row[2].string ?? "", event: row[3].string ?? "",
+                                payload: row[4].bytes ?? [], createdAt: date(row[9]))
+        d.state = row[5].string.flatMap(WebhookDelivery.State.init(rawValue:)) ?? .pending
+        d.attempts = row[6].int ?? 0
+        d.nextAttemptAt = date(row[7])
+        d.lastError = row[8].string
+        return d
+    }
+}
+
+/// Dates are stored as integer milliseconds since 1970.
+private func ms(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+private func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: (value.double ?? 0) / 1000) }

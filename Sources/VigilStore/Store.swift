@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything Vigil persists. Every method is one transaction; implementations are safe to call
+/// from any thread. SQLite is the embedded default; PostgreSQL implements the same protocol.
+public protocol Store: Sendable {
+    /// Adds a tenant.
+    func insertTenant(_ tenant: Tenant) throws(StoreError)
+    /// The tenant with `id`.
+    func tenant(id: String) throws(StoreError) -> Tenant?
+    /// Every tenant, oldest first.
+    func tenants() throws(StoreError) -> [Tenant]
+    /// Replaces a tenant's mutable fields (name, webhook).
+    func updateTenant(_ tenant: Tenant) throws(StoreError)
+    /// Adds an API key (its SHA-256 only) for a tenant.
+    func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError)
+    /// The tenant an API key hash belongs to.
+    func tenant(apiKeyHash: String) throws(StoreError) -> Tenant?
+
+    /// Adds a session.
+    func insertSession(_ session: SessionRecord) throws(StoreError)
+    /// The session `id` if it belongs to `tenantId` (nil otherwise: other tenants' sessions do not exist).
+    func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord?
+    /// The session whose token hashes to `tokenHash`.
+    func session(tokenHash: String) throws(StoreError) -> SessionRecord?
+    /// Writes `session` if its version is still the stored one (then stored version + 1), and
+    /// queues `webhook` in the same transaction. Returns the record as stored.
+    @discardableResult
+    func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord
+    /// Sessions, newest first, of one tenant or all.
+    func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord]
+    /// Unfinished sessions whose `expiresAt` has passed.
+    func expiredSessions(now: Date, limit: Int) throws(StoreError) -> [SessionRecord]
+
+    /// Adds a signing key.
+    func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError)
+    /// Marks every active key retired at `date` and adds `key`, in one transaction.
+    func rotateSigningKey(to key: SigningKeyRecord, at date: Date) throws(StoreError)
+    /// Every signing key, newest first.
+    func signingKeys() throws(StoreError) -> [SigningKeyRecord]
+
+    /// The stored answer for a tenant's idempotency key.
+    func idempotency(tenantId: String, key: String) throws(StoreError) -> IdempotencyRecord?
+    /// Stores an answer for an idempotency key (a conflict if one exists).
+    func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError)
+
+    /// Pending deliveries due at `now`, oldest first.
+    func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery]
+    /// Writes a delivery's state after an attempt.
+    func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError)
+    /// Deliveries, newest first, of one tenant or all.
+    func webhooks(tenantId: String?, limit: Int) throws(StoreError) -> [WebhookDelivery]
+}

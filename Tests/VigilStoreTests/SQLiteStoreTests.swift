@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilStore
+
+@Suite struct SQLiteStoreTests {
+    static func temporaryPath() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-store-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("vigil.sqlite").path
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func seeded(_ path: String = temporaryPath()) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: path)
+        for name in ["a", "b"] {
+            try store.insertTenant(Tenant(id: "tn_\(name)", name: name, createdAt: now))
+            try store.insertAPIKey(hash: "hash-\(name)", tenantId: "tn_\(name)", createdAt: now)
+        }
+        return store
+    }
+
+    static func session(_ id: String, tenant: String = "tn_a", token: String? = nil) -> SessionRecord {
+        SessionRecord(id: id, tenantId: tenant, tokenHash: token ?? "token-\(id)", policy: .preset(.medium), ssid: "device-1",
+                      externalRef: "order-7", createdAt: now, expiresAt: now.addingTimeInterval(600))
+    }
+
+    @Test func migrationsRunOnceAndReopeningKeepsData() throws {
+        let path = Self.temporaryPath()
+        do {
+            let store = try Self.seeded(path)
+            try store.insertSession(Self.session("ses_1"))
+            #expect(try store.appliedMigrations() == Migrations.steps.map(\.version))
+        }
+        let reopened = try SQLiteStore(path: path)
+        #expect(try reopened.appliedMigrations() == Migrations.steps.map(\.version))
+        #expect(try reopened.session(id: "ses_1", tenantId: "tn_a")?.externalRef == "order-7")
+        #expect(try reopened.tenants().map(\.id) == ["tn_a", "tn_b"])
+    }
+
+    @Test func apiKeysResolveToTheirTenantOnly() throws {
+        let store = try Self.seeded()
+        #expect(try store.tenant(apiKeyHash: "hash-a")?.id == "tn_a")
+        #expect(try store.tenant(apiKeyHash: "hash-b")?.id == "tn_b")
+        #expect(try store.tenant(apiKeyHash: "hash-c") == nil)
+        #expect(throws: StoreError.self) { try store.insertAPIKey(hash: "hash-a", tenantId: "tn_b", createdAt: Self.now) }
+        #expect(throws: StoreError.self) { try store.insertAPIKey(hash: "hash-x", tenantId: "tn_missing", createdAt: Self.now) }
+    }
+
+    @Test func aTenantCannotSeeAnotherTenantsSession() throws {
+        let store = try Self.seeded()
+        try store.insertSession(Self.session("ses_1", tenant: "tn_a"))
+        #expect(try store.session(id: "ses_1", tenantId: "tn_a") != nil)
+        #expect(try store.session(id: "ses_1", tenantId: "tn_b") == nil)
+        #expect(try store.sessions(tenantId: "tn_b", limit: 10).isEmpty)
+        #expect(try store.sessions(tenantId: "tn_a", limit: 10).map(\.id) == ["ses_1"])
+    }
+
+    @Test func sessionsAreFoundByTokenHashAndRoundTripEveryField() throws {
+        let store = try Self.seeded()
+        var record = Self.session("ses_1")
+        record.locale = "pt-BR"
+        record.theme = "dark"
+        try store.insertSession(record)
+        #expect(try store.session(tokenHash: "token-ses_1") == record)
+        #expect(try store.session(tokenHash: "token-other") == nil)
+        #expect(throws: StoreError.self) { try store.insertSession(Self.session("ses_2", token: "token-ses_1")) }
+    }
+
+    @Test func anUpdateFromAStaleReadIsRefusedAndChangesNothing() throws {
+        let store = try Self.seeded()
+        try store.insertSession(Self.session("ses_1"))
+        var first = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
+        let second = first
+        first.status = .capturing
+        first.engineState = [1, 2, 3]
+        let stored = try store.updateSession(first, enqueue: nil)
+        #expect(stored.version == 1)
+        var late = second
+        late.status = .cancelled
+        #expect(throws: StoreError.staleVersion) { try store.updateSession(late, enqueue: nil) }
+        let now = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
+        #expect(now.status == .capturing && now.engineState == [1, 2, 3] && now.version == 1)
+    }
+
+    @Test func aCompletedSessionAndItsWebhookAreWrittenTogether() throws {
+        let store = try Self.seeded()
+        try store.insertSession(Self.session("ses_1"))
+        var record = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
+        record.status = .completed
+        record.signedResult = "a.b.c"
+        let event = WebhookDelivery(id: "evt_1", tenantId: "tn_a", sessionId: "ses_1", event: "session.completed", payload: Array("{}".utf8),
+                                    createdAt: Self.now)
+        try store.updateSession(record, enqueue: event)
+        #expect(try store.dueWebhooks(now: Self.now, limit: 10).map(\.id) == ["evt_1"])
+        // A second completion of the same stale record queues nothing more.
+        #expect(throws: StoreError.staleVersion) { try store.updateSession(record, enqueue: WebhookDelivery(
+            id: "evt_2", tenantId: "tn_a", sessionId: "ses_1", event: "session.completed", payload: [], createdAt: Self.now)) }
+        #expect(try store.webhooks(tenantId: nil, limit: 10).map(\.id) == ["evt_1"])
+    }
+
+    @Test func webhookRetriesAreScheduledAndDeliveredOnesLeaveTheQueue() throws {
+        let store = try Self.seeded()
+        var event = WebhookDelivery(id: "evt_1", tenantId: "tn_a", sessionId: "ses_1", event: "session.expired", payload: [], createdAt: Self.now)
+        var record = Self.session("ses_1")
+        try store.insertSession(record)
+        record = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
+        try store.updateSession(record, enqueue: event)
+        event.attempts = 1
+        event.nextAttemptAt = Self.now.addingTimeInterval(30)
+        event.lastError = "HTTP 500"
+        try store.updateWebhook(event)
+        #expect(try store.dueWebhooks(now: Self.now, limit: 10).isEmpty)
+        #expect(try store.dueWebhooks(now: Self.now.addingTimeInterval(31), limit: 10).first?.lastError == "HTTP 500")
+        event.state = .delivered
+        try store.updateWebhook(event)
+        #expect(try store.dueWebhooks(now: Self.now.addingTimeInterval(3600), limit: 10).isEmpty)
+        #expect(try store.webhooks(tenantId: "tn_a", limit: 10).first?.state == .delivered)
+        #expect(try store.webhooks(tenantId: "tn_b", limit: 10).isEmpty)
+    }
+
+    @Test func expiredSessionsAreTheUnfinishedOnesPastTheirDeadline() throws {
+        let store = try Self.seeded()
+        try store.insertSession(Self.session("ses_open"))
+        var done = Self.session("ses_done")
+        try store.insertSession(done)
+        done = try #require(try store.session(id: "ses_done", tenantId: "tn_a"))
+        done.status = .completed
+        try store.updateSession(done, enqueue: nil)
+        #expect(try store.expiredSessions(now: Self.now, limit: 10).isEmpty)
+        #expect(try store.expiredSessions(now: Self.now.addingTimeInterval(601), limit: 10).map(\.id) == ["ses_open"])
+    }
+
+    @Test func rotationRetiresTheActiveKeyAndKeepsItListed() throws {
+        let store = try Self.seeded()
+        try store.insertSigningKey(SigningKeyRecord(kid: "k1", seed: [1], publicKey: [2], createdAt: Self.now))
+        try store.rotateSigningKey(to: SigningKeyRecord(kid: "k2", seed: [3], publicKey: [4], createdAt: Self.now.addingTimeInterval(1)),
+                                   at: Self.now.addingTimeInterval(1))
+        let keys = try store.signingKeys()
+        #expect(keys.map(\.kid) == ["k2", "k1"])
+        #expect(keys[0].retiredAt == nil && keys[1].retiredAt != nil)
+    }
+
+    @Test func idempotencyKeysArePerTenantAndWrittenOnce() throws {
+        let store = try Self.seeded()
+        let record = IdempotencyRecord(tenantId: "tn_a", key: "k", requestHash: "h", status: 201, body: [1], createdAt: Self.now)
+        try store.insertIdempotency(record)
+        #expect(try store.idempotency(tenantId: "tn_a", key: "k") == record)
+        #expect(try store.idempotency(tenantId: "tn_b", key: "k") == nil)
+        #expect(throws: StoreError.self) { try store.insertIdempotency(record) }
+    }
+
+    @Test func anUnopenableDatabaseIsATypedError() {
+        #expect(throws: StoreError.self) { try SQLiteStore(path: "/proc/vigil/not-here/db.sqlite") }
+    }
+
+    @Test func concurrentWritersFromManyThreadsLoseNothing() throws {
+        let store = try Self.seeded()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in 0..<25 { try? store.insertSession(Self.session("ses_\(worker)_\(i)")) }
+        }
+        #expect(try store.sessions(tenantId: "tn_a", limit: 1000).count == 200)
+    }
+}
