@@ -11,7 +11,8 @@ public struct LivenessRunner {
 
     /// The engine state.
     public private(set) var session: LivenessSession
-    private let analyzer: FaceAnalyzer
+    /// The analyzer frames go through; a server swaps in a pooled one before each frame.
+    public var analyzer: FaceAnalyzer
     private var previous: FaceObservation?
     private var frames = 0
     /// The frame chosen for the audit image, kept decoded until the decision.

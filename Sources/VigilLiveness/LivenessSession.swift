@@ -52,6 +52,8 @@ public struct LivenessSession: Sendable {
     private var reflection: ReflectionCheck?
     private var guidance: [FeedbackCode: Int] = [:]
     private var frames = 0
+    /// Frames observed so far.
+    public var frameCount: Int { frames }
     private var identityTaken = 0
     private var lastIdentityMs: Int?
     private var endedAtMs: Int?   // when the challenges and the reflection were over

@@ -10,6 +10,10 @@ struct Vigil {
       compare A B            1:1 face comparison (exit 0 match, 1 no match, 2 error)
       liveness SESSION_DIR   the liveness engine on a recorded session (exit 0 passed, 1 failed, 2 bad input)
       synth session|eval     synthetic sessions and attacks from photos; the liveness evaluation
+      serve                  the verification server (HTTP API, capture page, signed results)
+      tenants create|list    tenants and their API keys
+      keys rotate            a new result-signing key (old ones stay published)
+      sessions list|show     stored sessions
     """
 
     static func main() {
@@ -26,6 +30,10 @@ struct Vigil {
             case "compare": status = try CompareCommand.run(arguments)
             case "liveness": status = try LivenessCommand.run(arguments)
             case "synth": status = try SynthCommand.run(arguments)
+            case "serve": status = try ServeCommand.run(arguments)
+            case "tenants": status = try AdminCommands.tenants(arguments)
+            case "keys": status = try AdminCommands.keys(arguments)
+            case "sessions": status = try AdminCommands.sessions(arguments)
             case "help", "--help", "-h":
                 print(usage)
                 status = 0

@@ -1,0 +1,55 @@
+/// The payload of a signed result (SPEC section 7): what a tenant backend verifies.
+public struct VerdictPayload: Codable, Hashable, Sendable {
+    /// One check's outcome, as published.
+    public struct Check: Codable, Hashable, Sendable {
+        /// Whether it passed.
+        public var passed: Bool
+        /// In [0, 1].
+        public var score: Double
+        /// Why it failed, when it did.
+        public var reason: String?
+
+        /// A check.
+        public init(passed: Bool, score: Double, reason: String? = nil) {
+            self.passed = passed
+            self.score = score
+            self.reason = reason
+        }
+    }
+
+    /// Issuer: the server's base URL.
+    public var iss: String
+    /// Audience: the tenant id.
+    public var aud: String
+    /// Subject: the session id.
+    public var sub: String
+    /// Issued at (Unix seconds).
+    public var iat: Int
+    /// Unique id of this result.
+    public var jti: String
+    /// The tenant's reference, when given.
+    public var externalRef: String?
+    /// "passed" or "failed".
+    public var outcome: String
+    /// In [0, 1]; >= 0.5 exactly when passed.
+    public var score: Double
+    /// Up to three feedback codes.
+    public var feedback: [FeedbackCode]
+    /// Per-check outcomes by name (the challenges under "challenges").
+    public var checks: [String: Check]
+
+    /// A payload.
+    public init(iss: String, aud: String, sub: String, iat: Int, jti: String, externalRef: String?, outcome: String, score: Double,
+                feedback: [FeedbackCode], checks: [String: Check]) {
+        self.iss = iss
+        self.aud = aud
+        self.sub = sub
+        self.iat = iat
+        self.jti = jti
+        self.externalRef = externalRef
+        self.outcome = outcome
+        self.score = score
+        self.feedback = feedback
+        self.checks = checks
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import VigilCore
+import VigilHTTP
+import VigilLiveness
+import VigilStore
+
+/// Ends a session with the engine's decision: the signed result, the stored state and the
+/// `session.completed` webhook are written in one transaction.
+enum Completion {
+    static func complete(_ record: SessionRecord, decision: LivenessDecision, _ context: ServerContext) throws(HTTPError) -> SessionRecord {
+        var checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
+        let passedChallenges = decision.challenges.filter { $0.state == .passed }.count
+        checks["challenges"] = VerdictPayload.Check(
+            passed: decision.challenges.allSatisfy { $0.state == .passed },
+            score: decision.challenges.isEmpty ? 1 : Double(passedChallenges) / Double(decision.challenges.count),
+            reason: decision.challenges.first { $0.state != .passed }.map { "\($0.kind.rawValue):\($0.reason ?? $0.state.rawValue)" })
+        let now = Date()
+        let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
+                                     jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
+                                     score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks)
+        let signed: String
+        let resultJSON: [UInt8]
+        do {
+            signed = try context.signer.sign(payload)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            resultJSON = [UInt8](try encoder.encode(payload))
+        } catch {
+            throw HTTPError(500, "signing_failed", "the result could not be signed")
+        }
+        var completed = record
+        completed.status = .completed
+        completed.result = resultJSON
+        completed.signedResult = signed
+        completed.engineState = nil
+        completed.updatedAt = now
+        let tenant = try context.stored { () throws(StoreError) in try context.store.tenant(id: record.tenantId) }
+        let webhook = tenant?.webhookURL == nil ? nil : WebhookEvent.delivery("session.completed", session: completed, result: payload)
+        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(completed, enqueue: webhook) }
+        context.live.remove(record.id)
+        context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")
+        return stored
+    }
+}
+
+/// Webhook bodies.
+enum WebhookEvent {
+    /// A pending delivery of `event` for `session`.
+    static func delivery(_ event: String, session: SessionRecord, result: VerdictPayload?) -> WebhookDelivery {
+        struct Body: Encodable {
+            let id: String, type: String, createdAt: Date, sessionId: String, externalRef: String?, status: SessionStatus
+            let result: VerdictPayload?, signedResult: String?
+        }
+        let id = Identifiers.id("evt_")
+        let body = Body(id: id, type: event, createdAt: Date(), sessionId: session.id, externalRef: session.externalRef, status: session.status,
+                        result: result, signedResult: session.signedResult)
+        let payload = (try? HTTPJSON.encoder.encode(body)).map { [UInt8]($0) } ?? []
+        return WebhookDelivery(id: id, tenantId: session.tenantId, sessionId: session.id, event: event, payload: payload, createdAt: Date())
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// How a Vigil server runs.
+public struct ServerConfiguration: Sendable {
+    /// Address and port to listen on (port 0 picks one).
+    public var host = "127.0.0.1", port: UInt16 = 8080
+    /// Where the SQLite database lives.
+    public var dataDirectory: URL
+    /// The public base URL for capture links and the result's `iss` (default `http://host:port`).
+    public var baseURL: String?
+    /// HTTP worker threads (each with its own face analyzer).
+    public var threads = 2
+    /// Session lifetime from creation.
+    public var sessionLifetime: TimeInterval = 600
+    /// Whether webhooks may target private, loopback and link-local addresses.
+    public var allowPrivateWebhooks = false
+    /// Whether the demo tenant's `/demo` page is served (loopback clients only).
+    public var demo = true
+
+    /// A configuration storing data in `dataDirectory`.
+    public init(dataDirectory: URL) { self.dataDirectory = dataDirectory }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+import VigilCore
+import VigilFace
+import VigilHTTP
+import VigilLiveness
+import VigilStore
+
+/// What every handler works with: the store, the signer, live engines, analyzers, settings.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    private let base = Mutex("")
+    let store: any Store
+    let signer: VerdictSigner
+    let live = LiveSessions()
+    let analyzers: AnalyzerPool
+    let metrics = Metrics()
+
+    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool) {
+        self.configuration = configuration
+        self.store = store
+        self.signer = signer
+        self.analyzers = analyzers
+    }
+
+    /// The public base URL (set once the port is known, before the first request).
+    var baseURL: String {
+        get { base.withLock { $0 } }
+        set { base.withLock { $0 = newValue } }
+    }
+
+    /// A store call, its failure answered as 503 (the database is the server's problem, not the caller's).
+    func stored<T>(_ body: () throws(StoreError) -> T) throws(HTTPError) -> T {
+        do {
+            return try body()
+        } catch .staleVersion {
+            throw HTTPError(409, "concurrent_update", "the session changed meanwhile; retry")
+        } catch {
+            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
+        }
+    }
+
+    /// The tenant whose API key is the request's bearer token.
+    func tenant(_ request: HTTPRequest) throws(HTTPError) -> Tenant {
+        guard let key = request.bearerToken else {
+            throw HTTPError(401, "missing_api_key", "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: Identifiers.hash(key)) }) else {
+            throw HTTPError(401, "invalid_api_key", "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        return tenant
+    }
+
+    /// The session whose token is the request's bearer token, expired first when its time is up.
+    func deviceSession(_ request: HTTPRequest) throws(HTTPError) -> SessionRecord {
+        guard let token = request.bearerToken, token.utf8.count <= 128,
+              let record = try stored({ () throws(StoreError) in try store.session(tokenHash: Identifiers.hash(token)) }) else {
+            throw HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        return try expireIfDue(record)
+    }
+
+    /// Marks an unfinished session past `expiresAt` as expired (once) and returns it as stored.
+    func expireIfDue(_ record: SessionRecord, now: Date = Date()) throws(HTTPError) -> SessionRecord {
+        guard !record.status.isFinal, now >= record.expiresAt else { return record }
+        var expired = record
+        expired.status = .expired
+        expired.updatedAt = now
+        expired.engineState = nil
+        live.remove(record.id)
+        do {
+            return try store.updateSession(expired, enqueue: nil)
+        } catch .staleVersion {
+            // Another request finished or expired it first: use what it stored.
+            return try stored({ () throws(StoreError) in try store.session(id: record.id, tenantId: record.tenantId) }) ?? expired
+        } catch {
+            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
+        }
+    }
+
+    /// Decodes a JSON object body strictly: only `fields` at the top level, types as `T` says.
+    func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], fields: Set<String>) throws(HTTPError) -> T {
+        guard !body.isEmpty else { throw HTTPError(400, "invalid_json", "the body must be a JSON object") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw HTTPError(400, "invalid_json", "the body is not a JSON object")
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw HTTPError(400, "unknown_field", "unknown field '\(unknown)'")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw HTTPError(400, "invalid_field", "field '\(Self.path(context))' has the wrong type")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw HTTPError(400, "invalid_field", "field '\(Self.path(context))' has an invalid value")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw HTTPError(400, "missing_field", "field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is required")
+        } catch {
+            throw HTTPError(400, "invalid_json", "the body does not decode")
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+}

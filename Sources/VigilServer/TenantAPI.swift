@@ -1,0 +1,122 @@
+import Foundation
+import VigilCore
+import VigilCrypto
+import VigilHTTP
+import VigilLiveness
+import VigilStore
+
+/// The tenant API: sessions (create, read, erase).
+enum TenantAPI {
+    static func register(_ router: inout Router, _ context: ServerContext) {
+        router.add("POST", "/v1/sessions", bodyLimit: 64 * 1024) { try createSession($0, context) }
+        router.add("GET", "/v1/sessions/{sessionId}") { try readSession($0, context) }
+        router.add("DELETE", "/v1/sessions/{sessionId}") { try eraseSession($0, context) }
+    }
+
+    /// Text fields and their limits (bytes).
+    static func textFields(_ body: CreateSessionRequest) -> [(name: String, value: String?, limit: Int)] {
+        [("ssid", body.ssid, 128), ("externalRef", body.externalRef, 256), ("locale", body.locale, 35), ("theme", body.theme, 32),
+         ("redirectUrl", body.redirectUrl, 2048)]
+    }
+
+    static func createSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        let tenant = try context.tenant(request)
+        let idempotencyKey = request.header("idempotency-key")
+        let bodyHash = SHA256.hex(request.body)
+        if let key = idempotencyKey {
+            guard (1...255).contains(key.utf8.count) else { throw HTTPError(400, "invalid_idempotency_key", "Idempotency-Key is 1-255 bytes") }
+            if let previous = try context.stored({ () throws(StoreError) in try context.store.idempotency(tenantId: tenant.id, key: key) }) {
+                guard previous.requestHash == bodyHash else {
+                    throw HTTPError(409, "idempotency_conflict", "this Idempotency-Key was used with a different body")
+                }
+                return HTTPResponse(status: previous.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
+                                    body: previous.body)
+            }
+        }
+        let body = try context.decode(CreateSessionRequest.self, from: request.body, fields: CreateSessionRequest.fields)
+        for (name, value, limit) in textFields(body) where (value?.utf8.count ?? 0) > limit {
+            throw HTTPError(400, "invalid_field", "field '\(name)' is longer than \(limit) bytes")
+        }
+        let policy: LivenessPolicy
+        switch (body.policy, body.riskLevel) {
+        case (.some, .some): throw HTTPError(400, "invalid_field", "give either 'policy' or 'riskLevel', not both")
+        case (let explicit?, nil): policy = explicit
+        case (nil, let level): policy = .preset(level ?? .medium)
+        }
+        let validated: LivenessPolicy
+        do {
+            validated = try policy.validated()
+        } catch {
+            throw HTTPError(400, "invalid_policy", error.description)
+        }
+        var generator = PlanGenerator.random()
+        let plan = ChallengePlanner.plan(for: validated, using: &generator)
+        let now = Date()
+        let token = Identifiers.sessionToken()
+        var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenant.id, tokenHash: Identifiers.hash(token), policy: validated,
+                                   ssid: body.ssid, externalRef: body.externalRef, locale: body.locale, theme: body.theme,
+                                   createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
+        record.engineState = EngineSnapshot(plan: plan).bytes
+        try context.stored { () throws(StoreError) in try context.store.insertSession(record) }
+        let created = SessionCreated(sessionId: record.id, sessionToken: token, captureUrl: "\(context.baseURL)/c/\(record.id)#\(token)",
+                                     expiresAt: ISO8601DateFormatter().string(from: record.expiresAt))
+        let response = HTTPResponse.json(created, status: 201)
+        if let key = idempotencyKey {
+            let saved = IdempotencyRecord(tenantId: tenant.id, key: key, requestHash: bodyHash, status: 201, body: response.body, createdAt: now)
+            do {
+                try context.store.insertIdempotency(saved)
+            } catch {
+                // Two requests raced on one key: this one's session stands, the other answer is the stored one.
+            }
+        }
+        context.metrics.add("vigil_sessions_created_total")
+        return response
+    }
+
+    /// A session as the tenant sees it.
+    struct SessionView: Encodable {
+        let sessionId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, updatedAt: Date
+        let policy: LivenessPolicy, ssid: String?, externalRef: String?, locale: String?, theme: String?
+        let result: VerdictPayload?, signedResult: String?
+
+        init(_ r: SessionRecord) {
+            sessionId = r.id
+            status = r.status
+            createdAt = r.createdAt
+            expiresAt = r.expiresAt
+            updatedAt = r.updatedAt
+            policy = r.policy
+            ssid = r.ssid
+            externalRef = r.externalRef
+            locale = r.locale
+            theme = r.theme
+            result = r.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
+            signedResult = r.signedResult
+        }
+    }
+
+    static func owned(_ request: HTTPRequest, _ context: ServerContext) throws -> SessionRecord {
+        let tenant = try context.tenant(request)
+        let id = request.parameters["sessionId"] ?? ""
+        // Another tenant's session answers exactly like a missing one.
+        guard id.utf8.count <= 64, let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
+            throw HTTPError(404, "session_not_found", "no such session")
+        }
+        return try context.expireIfDue(record)
+    }
+
+    static func readSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        .json(SessionView(try owned(request, context)))
+    }
+
+    static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        var record = try owned(request, context)
+        context.live.remove(record.id)
+        if !record.status.isFinal { record.status = .cancelled }
+        record.engineState = nil
+        record.updatedAt = Date()
+        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(record, enqueue: nil) }
+        struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
+        return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import VigilCore
+import VigilFace
+import VigilHTTP
+import VigilStore
+
+/// Why the server could not start.
+public struct ServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public let description: String
+}
+
+/// The Vigil application: the store, the signing keys, the engines and the HTTP API together.
+public final class VigilServer: Sendable {
+    /// Every route the server answers, for the OpenAPI check.
+    public let routes: [(method: String, pattern: String)]
+    /// The port listened on.
+    public var port: UInt16 { http.port }
+    /// The base URL capture links use.
+    public var baseURL: String { context.baseURL }
+    private let http: HTTPServer
+    private let context: ServerContext
+
+    /// Opens (or creates) the data directory, loads the face models and starts listening.
+    public init(configuration: ServerConfiguration, models: FaceModels) throws(ServerError) {
+        let store = try Self.openStore(configuration.dataDirectory)
+        let analyzers: AnalyzerPool
+        let signer: VerdictSigner
+        do {
+            analyzers = try AnalyzerPool(models: models, count: configuration.threads)
+            signer = try VerdictSigner(store: store)
+        } catch {
+            throw ServerError(description: "cannot start: \(error)")
+        }
+        let context = ServerContext(configuration: configuration, store: store, signer: signer, analyzers: analyzers)
+        var router = Router()
+        TenantAPI.register(&router, context)
+        DeviceAPI.register(&router, context)
+        PublicAPI.register(&router, context)
+        if configuration.demo { DemoPage.register(&router, context) }
+        routes = router.routes.map { ($0.method, $0.pattern) }
+        do {
+            http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads),
+                                  router: router) { _, response, _ in
+                context.metrics.add("vigil_http_responses_total{class=\"\(response.status / 100)xx\"}")
+            }
+        } catch {
+            throw ServerError(description: error.description)
+        }
+        let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1"
+            : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"
+        self.context = context
+    }
+
+    /// Opens the SQLite store in `directory`, creating it.
+    public static func openStore(_ directory: URL) throws(ServerError) -> SQLiteStore {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError(description: "cannot create the data directory \(directory.path)")
+        }
+        do {
+            return try SQLiteStore(path: directory.appendingPathComponent("vigil.sqlite").path)
+        } catch {
+            throw ServerError(description: error.description)
+        }
+    }
+
+    /// Stops accepting, drains requests in progress, stops.
+    public func shutdown() { http.shutdown() }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import VigilCore
+import VigilServer
+import VigilStore
+
+/// `vigil tenants|keys|sessions`: operator commands on a data directory.
+enum AdminCommands {
+    static let usage = """
+    usage: vigil tenants create NAME [--data DIR]
+           vigil tenants list [--data DIR]
+           vigil keys rotate [--data DIR]
+           vigil sessions list [--tenant ID] [--limit 50] [--data DIR]
+           vigil sessions show SESSION_ID [--data DIR]
+    """
+
+    static func tenants(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["data"])
+        let store = try DataOption.store(DataOption.directory(args))
+        switch args.positionals.first {
+        case "create":
+            guard args.positionals.count == 2 else { throw CLIError.usage(usage) }
+            let (tenant, key) = try failing { try Administration.createTenant(name: args.positionals[1], in: store) }
+            struct Created: Encodable { let tenantId: String, name: String, apiKey: String }
+            try printJSON(Created(tenantId: tenant.id, name: tenant.name, apiKey: key))
+        case "list":
+            struct Row: Encodable { let tenantId: String, name: String, createdAt: Date }
+            try printJSON(try failing { try store.tenants() }.map { Row(tenantId: $0.id, name: $0.name, createdAt: $0.createdAt) })
+        default: throw CLIError.usage(usage)
+        }
+        return 0
+    }
+
+    static func keys(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["data"])
+        guard args.positionals == ["rotate"] else { throw CLIError.usage(usage) }
+        let store = try DataOption.store(DataOption.directory(args))
+        let kid = try failing { try Administration.rotateSigningKey(in: store) }
+        try printJSON(["activeKid": kid, "note": "a running server signs with the new key after a restart; old keys stay in the JWKS"])
+        return 0
+    }
+
+    static func sessions(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["data", "tenant", "limit"])
+        let store = try DataOption.store(DataOption.directory(args))
+        struct Row: Encodable {
+            let sessionId: String, tenantId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, externalRef: String?
+            let signedResult: String?
+        }
+        func row(_ s: SessionRecord) -> Row {
+            Row(sessionId: s.id, tenantId: s.tenantId, status: s.status, createdAt: s.createdAt, expiresAt: s.expiresAt, externalRef: s.externalRef,
+                signedResult: s.signedResult)
+        }
+        switch args.positionals.first {
+        case "list":
+            let limit = Int(try args.double("limit", default: 50, range: 1...10_000))
+            try printJSON(try failing { try store.sessions(tenantId: args.value("tenant"), limit: limit) }.map(row))
+        case "show":
+            guard args.positionals.count == 2 else { throw CLIError.usage(usage) }
+            let id = args.positionals[1]
+            guard let tenant = try failing({ try store.tenants() }).first(where: { (try? store.session(id: id, tenantId: $0.id)) != nil }),
+                  let session = try failing({ try store.session(id: id, tenantId: tenant.id) }) else {
+                throw CLIError(code: "not_found", message: "no session \(id)", exitCode: 1)
+            }
+            try printJSON(row(session))
+        default: throw CLIError.usage(usage)
+        }
+        return 0
+    }
+
+    private static func failing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(code: "failed", message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import VigilFace
+import VigilServer
+import VigilStore
+
+/// `vigil serve`: the verification server (docs/operations.md).
+enum ServeCommand {
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--allow-private-webhooks]"
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads"], switches: ["allow-private-webhooks"])
+        guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
+        var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
+        configuration.host = args.value("host") ?? "127.0.0.1"
+        configuration.port = UInt16(try args.double("port", default: 8080, range: 0...65535))
+        configuration.threads = Int(try args.double("threads", default: 2, range: 1...64))
+        configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
+
+        let store = try DataOption.store(configuration.dataDirectory)
+        let demo = try Administration.createDemoTenantIfEmpty(in: store)
+        let models = try FaceModels()
+        let server: VigilServer
+        do {
+            server = try VigilServer(configuration: configuration, models: models)
+        } catch {
+            throw CLIError(code: "serve_failed", message: error.description)
+        }
+        struct Started: Encodable {
+            let listening: String, data: String, demoUrl: String
+            let demoTenant: Tenant?
+            struct Tenant: Encodable { let tenantId: String, apiKey: String }
+        }
+        try printJSON(Started(listening: server.baseURL, data: configuration.dataDirectory.path, demoUrl: server.baseURL + "/demo",
+                              demoTenant: demo.map { .init(tenantId: $0.tenant.id, apiKey: $0.apiKey) }))
+        if demo != nil {
+            FileHandle.standardError.write(Data("the demo tenant's API key is shown once; open \(server.baseURL)/demo in a browser\n".utf8))
+        }
+        waitForTermination()
+        FileHandle.standardError.write(Data("shutting down: draining requests in progress\n".utf8))
+        server.shutdown()
+        return 0
+    }
+
+    /// Blocks until SIGTERM or SIGINT.
+    static func waitForTermination() {
+        let done = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
+
+/// `--data DIR` (default ./vigil-data) and the store in it.
+enum DataOption {
+    static func directory(_ args: Arguments) -> URL {
+        URL(fileURLWithPath: args.value("data") ?? "vigil-data", isDirectory: true)
+    }
+
+    static func store(_ directory: URL) throws -> SQLiteStore {
+        do {
+            return try VigilServer.openStore(directory)
+        } catch {
+            throw CLIError(code: "data_unavailable", message: error.description)
+        }
+    }
+}
