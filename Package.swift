@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilStore", "VigilCore"]),
-        .testTarget(name: "VigilServerTests", dependencies: ["VigilServer", "VigilStore", "VigilCrypto", "VigilCore", "VigilFace"]),
+        .testTarget(name: "VigilServerTests", dependencies: ["VigilServer", "VigilStore", "VigilCrypto", "VigilCore", "VigilFace", "VigilSynth"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),

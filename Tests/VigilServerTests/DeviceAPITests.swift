@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilCrypto
+import VigilFace
+import VigilLiveness
+import VigilStore
+import VigilSynth
+
+@Suite(.serialized) struct DeviceAPITests {
+    static var fixtures: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path)
+    }
+
+    static func jpegFrame() throws -> [UInt8] {
+        try Image(contentsOf: fixtures.appendingPathComponent("grace_hopper.jpg")).jpegData(quality: 85)
+    }
+
+    func frame(_ t: TestServer, _ token: String, _ body: [UInt8], at ms: String = "0", type: String = "image/jpeg") -> TestServer.Response {
+        t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": type, "Vigil-Capture-Time": ms], body: body)
+    }
+
+    @Test func badFramesGetTheirOwnErrorAndLeaveTheSessionUntouched() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        let jpeg = try Self.jpegFrame()
+        #expect(frame(t, "guessed-token", jpeg).errorCode == "invalid_token")
+        #expect(frame(t, token, jpeg, type: "image/png").status == 415)
+        #expect(frame(t, token, jpeg, at: "soon").errorCode == "invalid_capture_time")
+        #expect(frame(t, token, jpeg, at: "-5").errorCode == "invalid_capture_time")
+        #expect(frame(t, token, Array("GIF89a not a jpeg".utf8)).errorCode == "invalid_image")
+        // A JPEG header over garbage, and a truncated JPEG.
+        var random = SystemRandomNumberGenerator()
+        #expect(frame(t, token, [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { _ in UInt8.random(in: 0...255, using: &random) }).errorCode == "invalid_image")
+        #expect(frame(t, token, Array(jpeg.prefix(600))).errorCode == "invalid_image")
+        #expect(frame(t, token, [UInt8](repeating: 0xFF, count: 3 * 1024 * 1024)).status == 413)
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .created)
+        #expect(frame(t, token, jpeg).status == 200)
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .capturing)
+    }
+
+    @Test func anExpiredTokenIsRefusedAndTheSessionMarkedExpired() throws {
+        let t = try TestServer(sessionLifetime: 0.5)
+        let (id, token) = t.createSession()
+        Thread.sleep(forTimeInterval: 0.7)
+        let response = frame(t, token, try Self.jpegFrame())
+        #expect(response.status == 410 && response.errorCode == "session_expired")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "expired")
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .expired)
+    }
+
+    @Test func aCancelledSessionTakesNoMoreFrames() throws {
+        let t = try TestServer()
+        let (_, token) = t.createSession()
+        #expect(t.request("POST", "/v1/client/cancel", bearer: token).json["status"] as? String == "cancelled")
+        #expect(frame(t, token, try Self.jpegFrame()).errorCode == "session_finished")
+        #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 409)
+    }
+
+    /// A synthetic person in front of the "camera", reacting to what the server answers.
+    @Test func aLivePersonPassesOverHTTPAndTheResultVerifiesWithTheJWKS() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion"]])
+        let analyzer = try FaceAnalyzer(models: TestServer.models)
+        let rig = try FaceRig(photo: try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace", analyzer: analyzer)
+        var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: 3)
+        var screen = ScreenState()
+        var random = SynthRandom(seed: 9)
+        var last = TestServer.Response(status: 0, headers: [:], body: [])
+        for ms in stride(from: 0, to: 20_000, by: 100) {
+            var pixels = person.frame(at: ms, screen: screen)
+            pixels.addNoise(sigma: 2, using: &random)
+            last = frame(t, token, pixels.image().jpegData(quality: 85), at: String(ms))
+            #expect(last.status == 200)
+            if last.json["status"] as? String == "completed" { break }
+            if let challenge = last.json["challenge"] as? [String: Any], let kind = (challenge["kind"] as? String).flatMap(Motion.init(rawValue:)),
+               let index = challenge["index"] as? Int {
+                if screen.prompt?.index != index { screen.prompt = (index, kind, ms + 100) }
+            } else {
+                screen.prompt = nil
+            }
+        }
+        #expect(last.json["outcome"] as? String == "passed", "\(String(decoding: last.body, as: UTF8.self))")
+        let compact = try #require(last.json["signedResult"] as? String)
+        let jws = try CompactJWS(parsing: compact)
+        let jwks = try #require(t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self))
+        let key = try #require(jwks.key(id: jws.header.kid ?? "")?.ed25519PublicKey)
+        #expect(jws.header.alg == "EdDSA" && jws.isSigned(by: key))
+        let payload = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
+        #expect(payload.aud == t.tenantIds["a"] && payload.sub == id && payload.outcome == "passed")
+        // The tenant reads the same signed result; a tampered copy does not verify.
+        let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
+        #expect(read.json["signedResult"] as? String == compact)
+        var tampered = Array(compact.utf8)
+        tampered[tampered.count / 2] = tampered[tampered.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect((try? CompactJWS(parsing: String(decoding: tampered, as: UTF8.self)))?.isSigned(by: key) != true)
+        // The token is used up.
+        #expect(frame(t, token, try Self.jpegFrame()).errorCode == "session_finished")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["outcome"] as? String == "passed")
+    }
+
+    @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
+        let t = try TestServer()
+        let (_, token) = t.createSession()
+        #expect(frame(t, token, try Self.jpegFrame()).status == 200)
+        let finished = t.request("POST", "/v1/client/finish", bearer: token)
+        #expect(finished.status == 200 && finished.json["status"] as? String == "completed" && finished.json["outcome"] as? String == "failed")
+        #expect(finished.json["signedResult"] is String)
+    }
+}

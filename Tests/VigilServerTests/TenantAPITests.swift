@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilStore
+
+@Suite(.serialized) struct TenantAPITests {
+    @Test func creatingASessionNeedsAValidAPIKey() throws {
+        let t = try TestServer()
+        #expect(t.json("POST", "/v1/sessions", tenant: nil, ["riskLevel": "low"]).errorCode == "missing_api_key")
+        let wrong = t.request("POST", "/v1/sessions", bearer: "vk_live_guessed", body: Array("{}".utf8))
+        #expect(wrong.status == 401 && wrong.errorCode == "invalid_api_key")
+        #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)
+    }
+
+    @Test func aCreatedSessionCarriesItsTokenOnlyInTheCaptureURLFragment() throws {
+        let t = try TestServer()
+        let response = t.json("POST", "/v1/sessions", ["riskLevel": "high", "externalRef": "order-1", "ssid": "dev-9"])
+        #expect(response.status == 201)
+        let body = response.json
+        let id = try #require(body["sessionId"] as? String), token = try #require(body["sessionToken"] as? String)
+        #expect(body["captureUrl"] as? String == "\(t.server.baseURL)/c/\(id)#\(token)")
+        let stored = try #require(try t.store.session(id: id, tenantId: t.tenantIds["a"]!))
+        #expect(stored.tokenHash != token && stored.tokenHash.count == 64 && stored.policy == .preset(.high))
+        let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
+        #expect(read.status == 200 && read.json["status"] as? String == "created" && read.json["externalRef"] as? String == "order-1")
+        #expect(read.headers["x-request-id"] != nil)
+    }
+
+    @Test func anotherTenantsSessionIsNotFound() throws {
+        let t = try TestServer()
+        let (id, _) = t.createSession(tenant: "a")
+        let foreign = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["b"])
+        let missing = t.request("GET", "/v1/sessions/ses_nothing", bearer: t.apiKeys["b"])
+        #expect(foreign.status == 404 && foreign.errorCode == "session_not_found")
+        #expect(foreign.errorCode == missing.errorCode)
+        #expect(t.request("DELETE", "/v1/sessions/\(id)", bearer: t.apiKeys["b"]).status == 404)
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .created)
+    }
+
+    @Test func anIdempotencyKeyReplaysTheSameSessionAndRefusesAnotherBody() throws {
+        let t = try TestServer()
+        let first = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
+        let again = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
+        #expect(first.status == 201 && again.status == 201)
+        #expect(first.json["sessionId"] as? String == again.json["sessionId"] as? String)
+        let different = t.json("POST", "/v1/sessions", ["riskLevel": "high"], headers: ["Idempotency-Key": "k-1"])
+        #expect(different.status == 409 && different.errorCode == "idempotency_conflict")
+        // The same key is another tenant's own.
+        #expect(t.json("POST", "/v1/sessions", tenant: "b", ["riskLevel": "high"], headers: ["Idempotency-Key": "k-1"]).status == 201)
+        #expect(try t.store.sessions(tenantId: t.tenantIds["a"]!, limit: 10).count == 1)
+    }
+
+    @Test func badBodiesGetTheirOwnErrorAndStoreNothing() throws {
+        let t = try TestServer()
+        let cases: [([UInt8], String)] = [
+            (Array("{not json".utf8), "invalid_json"),
+            (Array("[1,2]".utf8), "invalid_json"),
+            (Array(#"{"riskLevel": 3}"#.utf8), "invalid_field"),
+            (Array(#"{"riskLevel": "extreme"}"#.utf8), "invalid_field"),
+            (Array(#"{"riskLevel": "low", "admin": true}"#.utf8), "unknown_field"),
+            (Array(#"{"riskLevel": "low", "policy": {"count": 1}}"#.utf8), "invalid_field"),
+            (Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8), "invalid_policy"),
+            (Array(#"{"policy": {"motions": ["fly"], "count": 1}}"#.utf8), "invalid_field"),
+            (Array("{\"externalRef\": \"\(String(repeating: "x", count: 300))\"}".utf8), "invalid_field"),
+        ]
+        for (body, code) in cases {
+            let response = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: body)
+            #expect(response.status == 400, "\(String(decoding: body, as: UTF8.self))")
+            #expect(response.errorCode == code, "\(String(decoding: body, as: UTF8.self)): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        let policy = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8))
+        #expect(String(decoding: policy.body, as: UTF8.self).contains("challengeTimeout"))
+        let huge = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: [UInt8](repeating: 0x20, count: 70 * 1024))
+        #expect(huge.status == 413 && huge.errorCode == "body_too_large")
+        #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)
+    }
+
+    @Test func erasingASessionCancelsItAndEndsTheDeviceToken() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        let erased = t.request("DELETE", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
+        #expect(erased.status == 200 && erased.json["status"] as? String == "cancelled")
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.engineState == nil)
+        let frame = t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
+                              body: [0xFF, 0xD8, 0xFF, 0xE0])
+        #expect(frame.status == 409 && frame.errorCode == "session_finished")
+    }
+
+    @Test func publicEndpointsAnswer() throws {
+        let t = try TestServer()
+        #expect(t.request("GET", "/healthz").status == 200)
+        #expect(t.request("GET", "/readyz").status == 200)
+        let jwks = t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self)
+        #expect(jwks?.keys.count == 1 && jwks?.keys.first?.crv == "Ed25519")
+        let metrics = String(decoding: t.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("vigil_http_responses_total{class=\"2xx\"}"))
+        let page = t.request("GET", "/c/ses_x")
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/v1/client/frames"))
+        #expect(t.request("GET", "/nowhere").errorCode == "not_found")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import VigilCore
+import VigilFace
+import VigilServer
+import VigilStore
+
+/// A server on a free port over a fresh data directory, with one tenant per name, and a blocking
+/// HTTP client for the tests.
+final class TestServer: @unchecked Sendable {
+    static let models = try! FaceModels()
+    let server: VigilServer
+    let store: SQLiteStore
+    let data: URL
+    var apiKeys: [String: String] = [:]
+    var tenantIds: [String: String] = [:]
+
+    init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600) throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
+        store = try VigilServer.openStore(data)
+        for name in tenants {
+            let (tenant, key) = try Administration.createTenant(name: name, in: store)
+            apiKeys[name] = key
+            tenantIds[name] = tenant.id
+        }
+        var configuration = ServerConfiguration(dataDirectory: data)
+        configuration.port = 0
+        configuration.sessionLifetime = sessionLifetime
+        server = try VigilServer(configuration: configuration, models: Self.models)
+    }
+
+    deinit { server.shutdown() }
+
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: [UInt8]
+        func decode<T: Decodable>(_ type: T.Type) -> T? { try? JSONDecoder().decode(type, from: Data(body)) }
+        var errorCode: String? {
+            struct E: Decodable { struct D: Decodable { let code: String }; let error: D }
+            return decode(E.self)?.error.code
+        }
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
+    }
+
+    func request(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], body: [UInt8]? = nil) -> Response {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+        request.httpMethod = method
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        request.httpBody = body.map { Data($0) }
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            let http = response as? HTTPURLResponse
+            let headers = (http?.allHeaderFields as? [String: String]).map { Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a }) } ?? [:]
+            box.value = Response(status: http?.statusCode ?? 0, headers: headers, body: data.map { [UInt8]($0) } ?? [])
+            done.signal()
+        }.resume()
+        done.wait()
+        return box.value!
+    }
+
+    func json(_ method: String, _ path: String, tenant: String? = "a", _ object: [String: Any], headers: [String: String] = [:]) -> Response {
+        request(method, path, bearer: tenant.flatMap { apiKeys[$0] }, headers: headers,
+                body: [UInt8](try! JSONSerialization.data(withJSONObject: object)))
+    }
+
+    /// A session of tenant `tenant`: (id, token).
+    func createSession(tenant: String = "a", _ body: [String: Any] = ["riskLevel": "low"]) -> (id: String, token: String) {
+        let created = json("POST", "/v1/sessions", tenant: tenant, body).json
+        return (created["sessionId"] as? String ?? "", created["sessionToken"] as? String ?? "")
+    }
+
+    final class ResultBox: @unchecked Sendable { var value: Response? }
+}
