@@ -1,0 +1,73 @@
+"""Server budgets of SPEC section 12, against a running `vigil serve`: frame latency on an idle
+server, and 50 concurrent sessions at 10 fps each. Standard library only (http.client, threads).
+usage: bench_server.py BASE_URL API_KEY FRAMES_DIR OUT_TOKEN_FILE"""
+import http.client, json, os, sys, threading, time
+from urllib.parse import urlparse
+
+base, api_key, frames_dir, token_file = sys.argv[1:5]
+url = urlparse(base)
+frames = [open(os.path.join(frames_dir, f), "rb").read() for f in sorted(os.listdir(frames_dir)) if f.endswith(".jpg")]
+# Challenges that wait long, and one still frame per session: the sessions stay open while measured
+# (a real capture varies frame to frame, which costs the same analysis).
+policy = {"policy": {"motions": ["turnLeft"], "count": 1, "type": "motion", "challengeTimeout": 60}}
+
+def connection():
+    return http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+
+def create_session(c):
+    c.request("POST", "/v1/sessions", json.dumps(policy), {"Authorization": "Bearer " + api_key, "Content-Type": "application/json"})
+    r = c.getresponse()
+    body = json.loads(r.read())
+    assert r.status == 201, body
+    return body["sessionToken"]
+
+def send(c, token, jpeg, ms):
+    start = time.perf_counter()
+    c.request("POST", "/v1/client/frames", jpeg, {"Authorization": "Bearer " + token, "Content-Type": "image/jpeg", "Vigil-Capture-Time": str(ms)})
+    r = c.getresponse()
+    body = r.read()
+    if r.status != 200 and os.environ.get("VIGIL_BENCH_VERBOSE"): print(r.status, body[:200], file=sys.stderr)
+    return (time.perf_counter() - start) * 1000, r.status
+
+def pct(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p * len(s)))] if s else float("nan")
+
+c = connection()
+with open(token_file, "w") as f:
+    f.write(create_session(c))   # for the status-poll run with wrk
+
+# Idle server: one session, frames back to back.
+token = create_session(c)
+latencies = []
+for i in range(150):
+    ms, status = send(c, token, frames[0], i * 100)
+    if status != 200:
+        token = create_session(c)
+        continue
+    latencies.append(ms)
+print("POST /v1/client/frames, idle server, one 640x480 JPEG: p50 %.1f ms, p95 %.1f ms (%d frames; budget p50 <= 30 ms)"
+      % (pct(latencies, 0.5), pct(latencies, 0.95), len(latencies)))
+
+# 50 sessions at 10 fps for 10 s each, one connection per session.
+results, lock = [], threading.Lock()
+def device(k):
+    c = connection()
+    token = create_session(c)
+    start = time.perf_counter()
+    for i in range(100):
+        due = start + i * 0.1
+        delay = due - time.perf_counter()
+        if delay > 0: time.sleep(delay)
+        ms, status = send(c, token, frames[k % len(frames)], int((time.perf_counter() - start) * 1000))
+        with lock: results.append((ms, status))
+threads = [threading.Thread(target=device, args=(k,)) for k in range(50)]
+t0 = time.perf_counter()
+for t in threads: t.start()
+for t in threads: t.join()
+elapsed = time.perf_counter() - t0
+ok = [ms for ms, status in results if status == 200]
+codes = {}
+for _, status in results: codes[status] = codes.get(status, 0) + 1
+print("50 concurrent sessions at 10 fps (asked 500 frames/s): p50 %.0f ms, p95 %.0f ms, served %.0f frames/s, statuses %s"
+      % (pct(ok, 0.5), pct(ok, 0.95), len(results) / elapsed, dict(sorted(codes.items()))))
