@@ -85,8 +85,10 @@ public enum ChallengePlanner {
     public static let reflectionStepMs = 500
     /// Range of the neutral hold before each challenge is revealed (ms).
     public static let holdRangeMs = 500...1500
-    /// Colours in a normal and a strict reflection sequence.
-    public static let reflectionSteps = (normal: 5, strict: 8)
+    /// Colours in a normal and a strict reflection sequence. With five, a recording lit by another
+    /// session's sequence matched the drawn one in 2 of 50 synthetic attacks; seven make such a
+    /// chance match rarer for 1 s more.
+    public static let reflectionSteps = (normal: 7, strict: 8)
 
     /// A plan for a validated policy: fixed motions plus random others, in random order.
     public static func plan(for policy: LivenessPolicy, using generator: inout PlanGenerator) -> ChallengePlan {

@@ -299,9 +299,13 @@ struct Signal {
 
     var extremes: Set<Extreme> {
         var out: Set<Extreme> = []
-        if yaw >= thresholds.turnDegrees { out.insert(.yawLeft) }
-        if yaw <= -thresholds.turnDegrees { out.insert(.yawRight) }
-        if pitch <= -thresholds.nodDegrees { out.insert(.pitchDown) }
+        // Pose from landmarks is least reliable with the eyes shut, and one axis leaks into the
+        // other at large angles: no pose extreme on a blink, and only the dominant axis counts.
+        if !eyesClosed {
+            let turn = abs(yaw) / thresholds.turnDegrees, nod = -pitch / thresholds.nodDegrees
+            if turn >= 1, turn >= nod { out.insert(yaw > 0 ? .yawLeft : .yawRight) }
+            if nod >= 1, nod > turn { out.insert(.pitchDown) }
+        }
         // Mouth landmarks are unreliable on a turned head.
         if mouth >= thresholds.mouthOpenIncrease, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }
         return out

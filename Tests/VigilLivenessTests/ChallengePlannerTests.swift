@@ -55,7 +55,7 @@ import VigilCore
                 let plan = ChallengePlanner.plan(for: policy, using: &generator)
                 let sequence = try #require(plan.reflection)
                 #expect(plan.motions.isEmpty)
-                #expect(sequence.colors.count == (strict ? 8 : 5))
+                #expect(sequence.colors.count == (strict ? ChallengePlanner.reflectionSteps.strict : ChallengePlanner.reflectionSteps.normal))
                 #expect(sequence.stepMs >= 334)
                 #expect(zip(sequence.colors, sequence.colors.dropFirst()).allSatisfy { $0 != $1 })
             }

@@ -140,6 +140,36 @@ struct Session {
         #expect(session.tracker.passed)
     }
 
+    @Test func poseReadWithTheEyesShutIsNotAnUnsolicitedMotion() {
+        var session = Session([.blink])
+        session.waitForPrompt(person)
+        // Two shut-eye frames whose landmarks also read as a 20-degree turn, then open again.
+        var glitch = person
+        glitch.eyes = person.eyes * 0.3
+        glitch.yaw = person.yaw - 20
+        session.feed(glitch, frames: 2)
+        session.feed(person, frames: 2)
+        #expect(session.tracker.passed)
+    }
+
+    @Test func pitchLeakingIntoADeepTurnIsNotANod() {
+        var session = Session([.turnRight])
+        session.waitForPrompt(person)
+        var turned = person
+        turned.yaw = person.yaw - 30
+        turned.pitch = person.pitch - 12   // beyond the nod threshold, but smaller than the turn
+        session.feed(turned, frames: 3)
+        session.feed(person, frames: 2)
+        #expect(session.tracker.passed)
+        // A nod that dominates is still a nod.
+        var other = Session([.turnRight])
+        other.waitForPrompt(person)
+        var nodded = person
+        nodded.pitch = person.pitch - 20
+        other.feed(nodded, frames: 2)
+        #expect(other.tracker.challenges[0].state == .failed)
+    }
+
     @Test func aMotionWhileWaitingForThePromptFails() {
         var session = Session([.blink, .nod])
         session.waitForPrompt(person)
