@@ -19,13 +19,7 @@ enum DemoPage {
                 throw HTTPError(404, "not_found", "there is no demo tenant in this data directory")
             }
             let level = RiskLevel(rawValue: request.query["risk"] ?? "low") ?? .low
-            var generator = PlanGenerator.random()
-            let policy = LivenessPolicy.preset(level)
-            let now = Date()
-            let token = Identifiers.sessionToken()
-            var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenant.id, tokenHash: Identifiers.hash(token), policy: policy,
-                                       externalRef: "demo", createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
-            record.engineState = EngineSnapshot(plan: ChallengePlanner.plan(for: policy, using: &generator)).bytes
+            let (record, token) = TenantAPI.newSession(tenantId: tenant.id, policy: .preset(level), context) { $0.externalRef = "demo" }
             try context.stored { () throws(StoreError) in try context.store.insertSession(record) }
             return HTTPResponse(status: 303, headers: [("Location", "/c/\(record.id)#\(token)"), ("Cache-Control", "no-store")])
         }

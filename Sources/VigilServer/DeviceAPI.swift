@@ -34,10 +34,21 @@ enum DeviceAPI {
     }
 
     static func status(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
+        .json(statusView(try context.deviceSession(request)), headers: [("Cache-Control", "no-store")])
+    }
+
+    static func statusView(_ record: SessionRecord) -> StatusView {
         let result = record.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
-        return .json(StatusView(status: record.status, challenge: nil, outcome: result?.outcome, feedback: result?.feedback,
-                                signedResult: record.signedResult), headers: [("Cache-Control", "no-store")])
+        return StatusView(status: record.status, challenge: nil, outcome: result?.outcome, feedback: result?.feedback,
+                          signedResult: record.signedResult)
+    }
+
+    /// The session's engine in memory, made from the stored plan when there is none.
+    static func engine(_ record: SessionRecord, _ context: ServerContext) throws(HTTPError) -> LiveSessions.Entry {
+        guard let snapshot = EngineSnapshot(record.engineState) else { throw HTTPError(409, "session_finished", "the session has no engine state") }
+        return context.live.entry(record.id) {
+            context.analyzers.with { LivenessRunner(session: LivenessSession(policy: record.policy, plan: snapshot.plan), analyzer: $0) }
+        }
     }
 
     /// What a frame answers: live guidance and challenge state.
@@ -70,11 +81,7 @@ enum DeviceAPI {
         } catch {
             throw HTTPError(422, "invalid_image", "the JPEG cannot be decoded: \(error.description)")
         }
-        guard let snapshot = EngineSnapshot(record.engineState) else { throw HTTPError(409, "session_finished", "the session has no engine state") }
-
-        let entry = context.live.entry(record.id) {
-            context.analyzers.with { LivenessRunner(session: LivenessSession(policy: record.policy, plan: snapshot.plan), analyzer: $0) }
-        }
+        let entry = try engine(record, context)
         entry.lock.lock()
         defer { entry.lock.unlock() }
         guard entry.runner.session.frameCount < maxFrames else {
@@ -114,19 +121,11 @@ enum DeviceAPI {
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
-        let decision: LivenessDecision
-        if let snapshot = EngineSnapshot(record.engineState) {
-            let entry = context.live.entry(record.id) {
-                context.analyzers.with { LivenessRunner(session: LivenessSession(policy: record.policy, plan: snapshot.plan), analyzer: $0) }
-            }
-            entry.lock.lock()
-            decision = entry.runner.decide()
-            entry.lock.unlock()
-        } else {
-            throw HTTPError(409, "session_finished", "the session has no engine state")
-        }
-        let completed = try Completion.complete(record, decision: decision, context)
-        return try status(request, context, completed)
+        let entry = try engine(record, context)
+        entry.lock.lock()
+        let decision = entry.runner.decide()
+        entry.lock.unlock()
+        return .json(statusView(try Completion.complete(record, decision: decision, context)))
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
@@ -137,13 +136,7 @@ enum DeviceAPI {
         record.engineState = nil
         record.updatedAt = Date()
         let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(record, enqueue: nil) }
-        return .json(StatusView(status: stored.status, challenge: nil, outcome: nil, feedback: nil, signedResult: nil))
-    }
-
-    private static func status(_ request: HTTPRequest, _ context: ServerContext, _ record: SessionRecord) throws -> HTTPResponse {
-        let result = record.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
-        return .json(StatusView(status: record.status, challenge: nil, outcome: result?.outcome, feedback: result?.feedback,
-                                signedResult: record.signedResult))
+        return .json(statusView(stored))
     }
 
     /// The answer for a frame, finish or cancel on a session that is over.

@@ -49,15 +49,14 @@ enum TenantAPI {
         } catch {
             throw HTTPError(400, "invalid_policy", error.description)
         }
-        var generator = PlanGenerator.random()
-        let plan = ChallengePlanner.plan(for: validated, using: &generator)
-        let now = Date()
-        let token = Identifiers.sessionToken()
-        var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenant.id, tokenHash: Identifiers.hash(token), policy: validated,
-                                   ssid: body.ssid, externalRef: body.externalRef, locale: body.locale, theme: body.theme,
-                                   createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
-        record.engineState = EngineSnapshot(plan: plan).bytes
+        let (record, token) = newSession(tenantId: tenant.id, policy: validated, context) {
+            $0.ssid = body.ssid
+            $0.externalRef = body.externalRef
+            $0.locale = body.locale
+            $0.theme = body.theme
+        }
         try context.stored { () throws(StoreError) in try context.store.insertSession(record) }
+        let now = record.createdAt
         let created = SessionCreated(sessionId: record.id, sessionToken: token, captureUrl: "\(context.baseURL)/c/\(record.id)#\(token)",
                                      expiresAt: ISO8601DateFormatter().string(from: record.expiresAt))
         let response = HTTPResponse.json(created, status: 201)
@@ -71,6 +70,19 @@ enum TenantAPI {
         }
         context.metrics.add("vigil_sessions_created_total")
         return response
+    }
+
+    /// A new session record with a freshly drawn plan (not yet stored) and its token.
+    static func newSession(tenantId: String, policy: LivenessPolicy, _ context: ServerContext,
+                           fields: (inout SessionRecord) -> Void = { _ in }) -> (record: SessionRecord, token: String) {
+        var generator = PlanGenerator.random()
+        let now = Date()
+        let token = Identifiers.sessionToken()
+        var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
+                                   createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
+        fields(&record)
+        record.engineState = EngineSnapshot(plan: ChallengePlanner.plan(for: policy, using: &generator)).bytes
+        return (record, token)
     }
 
     /// A session as the tenant sees it.
