@@ -34,8 +34,7 @@ enum Completion {
         completed.signedResult = signed
         completed.engineState = nil
         completed.updatedAt = now
-        let tenant = try context.stored { () throws(StoreError) in try context.store.tenant(id: record.tenantId) }
-        let webhook = tenant?.webhookURL == nil ? nil : WebhookEvent.delivery("session.completed", session: completed, result: payload)
+        let webhook = try context.stored { () throws(StoreError) in try context.event("session.completed", for: completed, result: payload) }
         let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(completed, enqueue: webhook) }
         context.live.remove(record.id)
         context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")

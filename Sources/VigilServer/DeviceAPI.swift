@@ -135,7 +135,9 @@ enum DeviceAPI {
         record.status = .cancelled
         record.engineState = nil
         record.updatedAt = Date()
-        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(record, enqueue: nil) }
+        let stored = try context.stored { () throws(StoreError) in
+            try context.store.updateSession(record, enqueue: try context.event("session.cancelled", for: record))
+        }
         return .json(statusView(stored))
     }
 

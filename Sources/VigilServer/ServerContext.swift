@@ -69,13 +69,19 @@ final class ServerContext: Sendable {
         expired.engineState = nil
         live.remove(record.id)
         do {
-            return try store.updateSession(expired, enqueue: nil)
+            return try store.updateSession(expired, enqueue: try event("session.expired", for: expired))
         } catch .staleVersion {
             // Another request finished or expired it first: use what it stored.
             return try stored({ () throws(StoreError) in try store.session(id: record.id, tenantId: record.tenantId) }) ?? expired
         } catch {
             throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
         }
+    }
+
+    /// The webhook delivery of `name` for `record`, when its tenant has a webhook configured.
+    func event(_ name: String, for record: SessionRecord, result: VerdictPayload? = nil) throws(StoreError) -> WebhookDelivery? {
+        guard try store.tenant(id: record.tenantId)?.webhookURL != nil else { return nil }
+        return WebhookEvent.delivery(name, session: record, result: result)
     }
 
     /// Decodes a JSON object body strictly: only `fields` at the top level, types as `T` says.

@@ -11,6 +11,8 @@ enum TenantAPI {
         router.add("POST", "/v1/sessions", bodyLimit: 64 * 1024) { try createSession($0, context) }
         router.add("GET", "/v1/sessions/{sessionId}") { try readSession($0, context) }
         router.add("DELETE", "/v1/sessions/{sessionId}") { try eraseSession($0, context) }
+        router.add("GET", "/v1/webhooks") { try readWebhook($0, context) }
+        router.add("PUT", "/v1/webhooks", bodyLimit: 8 * 1024) { try writeWebhook($0, context) }
     }
 
     /// Text fields and their limits (bytes).
@@ -124,11 +126,58 @@ enum TenantAPI {
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         var record = try owned(request, context)
         context.live.remove(record.id)
-        if !record.status.isFinal { record.status = .cancelled }
+        let cancelling = !record.status.isFinal
+        if cancelling { record.status = .cancelled }
         record.engineState = nil
         record.updatedAt = Date()
-        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(record, enqueue: nil) }
+        let stored = try context.stored { () throws(StoreError) in
+            try context.store.updateSession(record, enqueue: cancelling ? try context.event("session.cancelled", for: record) : nil)
+        }
         struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
         return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))
+    }
+}
+
+extension TenantAPI {
+    /// A tenant's webhook endpoint; the secret only when just made.
+    struct WebhookView: Encodable {
+        let url: String?
+        let configured: Bool
+        let secret: String?
+    }
+
+    /// Body of `PUT /v1/webhooks`.
+    struct WebhookUpdate: Decodable {
+        let url: String?
+        let rotateSecret: Bool?
+    }
+
+    static func readWebhook(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        let tenant = try context.tenant(request)
+        return .json(WebhookView(url: tenant.webhookURL, configured: tenant.webhookURL != nil, secret: nil))
+    }
+
+    /// Sets or clears (`"url": null`) the endpoint; a secret is made with the first URL and on
+    /// `rotateSecret`, and shown once.
+    static func writeWebhook(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        var tenant = try context.tenant(request)
+        let update = try context.decode(WebhookUpdate.self, from: request.body, fields: ["url", "rotateSecret"])
+        if update.url == nil, update.rotateSecret == true {
+            throw HTTPError(400, "invalid_field", "rotateSecret needs a url")
+        }
+        var newSecret: String?
+        if let url = update.url {
+            if let refusal = WebhookTarget.refusal(url, allowPrivate: context.configuration.allowPrivateWebhooks) {
+                throw HTTPError(400, "invalid_webhook_url", refusal)
+            }
+            tenant.webhookURL = url
+            if tenant.webhookSecret == nil || update.rotateSecret == true { newSecret = "whsec_" + Base64URL.encode(SecureRandom.bytes(32)) }
+        } else {
+            tenant.webhookURL = nil
+            tenant.webhookSecret = nil
+        }
+        if let newSecret { tenant.webhookSecret = newSecret }
+        try context.stored { () throws(StoreError) in try context.store.updateTenant(tenant) }
+        return .json(WebhookView(url: tenant.webhookURL, configured: tenant.webhookURL != nil, secret: newSecret))
     }
 }

@@ -20,6 +20,7 @@ public final class VigilServer: Sendable {
     public var baseURL: String { context.baseURL }
     private let http: HTTPServer
     private let context: ServerContext
+    private let worker: BackgroundWorker
 
     /// Opens (or creates) the data directory, loads the face models and starts listening.
     public init(configuration: ServerConfiguration, models: FaceModels) throws(ServerError) {
@@ -51,6 +52,7 @@ public final class VigilServer: Sendable {
             : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"
         self.context = context
+        worker = BackgroundWorker(context: context)
     }
 
     /// Opens the SQLite store in `directory`, creating it.
@@ -68,5 +70,8 @@ public final class VigilServer: Sendable {
     }
 
     /// Stops accepting, drains requests in progress, stops.
-    public func shutdown() { http.shutdown() }
+    public func shutdown() {
+        http.shutdown()
+        worker.stop()
+    }
 }

@@ -17,7 +17,7 @@ final class TestServer: @unchecked Sendable {
     var apiKeys: [String: String] = [:]
     var tenantIds: [String: String] = [:]
 
-    init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600) throws {
+    init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, allowPrivateWebhooks: Bool = false) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
         for name in tenants {
@@ -28,6 +28,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
         configuration.sessionLifetime = sessionLifetime
+        configuration.allowPrivateWebhooks = allowPrivateWebhooks
         server = try VigilServer(configuration: configuration, models: Self.models)
     }
 

@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import Testing
+import VigilCore
+import VigilCrypto
+import VigilHTTP
+import VigilServer
+import VigilStore
+
+/// A local endpoint that records what it receives and answers the statuses it is given.
+final class WebhookReceiver: Sendable {
+    struct Received: Sendable { let body: [UInt8], signature: String? }
+    final class Log: Sendable {
+        let received = Mutex<[Received]>([])
+        let statuses: Mutex<[Int]>
+        init(statuses: [Int]) { self.statuses = Mutex(statuses) }
+    }
+    let log: Log
+    let server: HTTPServer
+
+    init(statuses: [Int] = []) throws {
+        let log = Log(statuses: statuses)
+        self.log = log
+        var router = Router()
+        router.add("POST", "/hook", bodyLimit: 1 << 20) { request in
+            log.received.withLock { $0.append(Received(body: request.body, signature: request.header("vigil-signature"))) }
+            let status = log.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+            return .text("ok", status: status)
+        }
+        server = try HTTPServer(configuration: .init(port: 0, threads: 1), router: router)
+    }
+
+    var url: String { "http://127.0.0.1:\(server.port)/hook" }
+
+    func waitFor(_ count: Int, seconds: Double) -> [Received] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let now = log.received.withLock { $0 }
+            if now.count >= count { return now }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return log.received.withLock { $0 }
+    }
+}
+
+@Suite(.serialized) struct WebhookTests {
+    static func verify(_ r: WebhookReceiver.Received, secret: String) -> Bool {
+        guard let header = r.signature else { return false }
+        let parts = Dictionary(header.split(separator: ",").compactMap { p -> (String, String)? in
+            let kv = p.split(separator: "=", maxSplits: 1)
+            return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
+        }, uniquingKeysWith: { a, _ in a })
+        guard let t = parts["t"], let v1 = parts["v1"].flatMap(Hex.decode) else { return false }
+        return HMACSHA256.isValid(v1, for: Array("\(t).".utf8) + r.body, key: Array(secret.utf8))
+    }
+
+    @Test func privateWebhookTargetsAreRefusedUnlessAllowed() throws {
+        let t = try TestServer()
+        for url in ["http://127.0.0.1:9/hook", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://[::1]/x", "ftp://example.com/x", "not a url"] {
+            let response = t.json("PUT", "/v1/webhooks", ["url": url])
+            #expect(response.status == 400 && response.errorCode == "invalid_webhook_url", "\(url)")
+        }
+        #expect(t.request("GET", "/v1/webhooks", bearer: t.apiKeys["a"]).json["configured"] as? Bool == false)
+        #expect(try t.store.tenant(id: t.tenantIds["a"]!)?.webhookURL == nil)
+    }
+
+    @Test func aCancelledSessionIsDeliveredSignedAndTheSecretShownOnce() throws {
+        let receiver = try WebhookReceiver()
+        let t = try TestServer(allowPrivateWebhooks: true)
+        let set = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
+        let secret = try #require(set.json["secret"] as? String)
+        #expect(t.request("GET", "/v1/webhooks", bearer: t.apiKeys["a"]).json["secret"] == nil)
+        let (id, token) = t.createSession()
+        #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 200)
+        let got = receiver.waitFor(1, seconds: 5)
+        #expect(got.count == 1)
+        let event = try #require(got.first)
+        #expect(Self.verify(event, secret: secret))
+        #expect(!Self.verify(event, secret: secret + "x"))
+        let body = (try JSONSerialization.jsonObject(with: Data(event.body))) as? [String: Any]
+        #expect(body?["type"] as? String == "session.cancelled" && body?["sessionId"] as? String == id)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 10).first?.state == .delivered)
+        // Tenant b configured nothing and hears nothing.
+        #expect(try t.store.webhooks(tenantId: t.tenantIds["b"]!, limit: 10).isEmpty)
+    }
+
+    @Test func aFailedDeliveryIsRetriedWithBackoff() throws {
+        let receiver = try WebhookReceiver(statuses: [500])
+        let t = try TestServer(allowPrivateWebhooks: true)
+        _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
+        let (_, token) = t.createSession()
+        _ = t.request("POST", "/v1/client/cancel", bearer: token)
+        #expect(receiver.waitFor(1, seconds: 5).count == 1)
+        let failed = try #require(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first)
+        #expect(failed.state == .pending && failed.attempts == 1 && failed.lastError == "HTTP 500")
+        // The first retry comes 4-6 s later.
+        #expect(receiver.waitFor(2, seconds: 9).count == 2)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first?.state == .delivered)
+    }
+
+    @Test func theSweeperExpiresAnUntouchedSessionAndTellsTheTenant() throws {
+        let receiver = try WebhookReceiver()
+        let t = try TestServer(sessionLifetime: 0.5, allowPrivateWebhooks: true)
+        _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
+        let (id, _) = t.createSession()
+        let got = receiver.waitFor(1, seconds: 5)
+        let body = got.first.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.body))) as? [String: Any] }
+        #expect(body?["type"] as? String == "session.expired")
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .expired)
+    }
+}
