@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: TimeInterval = 600
     /// Whether webhooks may target private, loopback and link-local addresses.
     public var allowPrivateWebhooks = false
+    /// Request limits per IP, API key and session token.
+    public var rateLimits = RateLimits()
     /// Whether the demo tenant's `/demo` page is served (loopback clients only).
     public var demo = true
 

@@ -15,9 +15,15 @@ final class ServerContext: Sendable {
     let live = LiveSessions()
     let analyzers: AnalyzerPool
     let metrics = Metrics()
+    private let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
 
     init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool) {
         self.configuration = configuration
+        let limits = configuration.rateLimits
+        perIP = RateLimiter(.init(burst: limits.perIP.burst, perSecond: limits.perIP.perSecond))
+        perAPIKey = RateLimiter(.init(burst: limits.perAPIKey.burst, perSecond: limits.perAPIKey.perSecond))
+        perToken = RateLimiter(.init(burst: limits.perSessionToken.burst, perSecond: limits.perSessionToken.perSecond))
+        authFailures = RateLimiter(.init(burst: limits.authFailuresPerIP.burst, perSecond: limits.authFailuresPerIP.perSecond))
         self.store = store
         self.signer = signer
         self.analyzers = analyzers
@@ -40,23 +46,48 @@ final class ServerContext: Sendable {
         }
     }
 
+    /// 429 with `Retry-After`.
+    static func tooMany(_ seconds: Int, _ what: String) -> HTTPError {
+        HTTPError(429, "rate_limited", "too many \(what); retry in \(seconds) s", headers: [("Retry-After", String(seconds))])
+    }
+
+    /// The per-IP limit, and the lock-out of an IP that failed authentication too often.
+    private func admit(_ request: HTTPRequest) throws(HTTPError) {
+        guard configuration.rateLimits.enabled else { return }
+        if let wait = perIP.take(request.remoteAddress) { throw Self.tooMany(wait, "requests from this address") }
+        if let wait = authFailures.wait(request.remoteAddress) { throw Self.tooMany(wait, "failed authentications from this address") }
+    }
+
+    /// Counts a failed authentication against the caller's IP.
+    private func failedAuthentication(_ request: HTTPRequest, _ error: HTTPError) -> HTTPError {
+        guard configuration.rateLimits.enabled else { return error }
+        if let wait = authFailures.take(request.remoteAddress) { return Self.tooMany(wait, "failed authentications from this address") }
+        return error
+    }
+
     /// The tenant whose API key is the request's bearer token.
     func tenant(_ request: HTTPRequest) throws(HTTPError) -> Tenant {
+        try admit(request)
         guard let key = request.bearerToken else {
             throw HTTPError(401, "missing_api_key", "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
         }
-        guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: Identifiers.hash(key)) }) else {
-            throw HTTPError(401, "invalid_api_key", "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")])
+        let hash = Identifiers.hash(key)
+        guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
+            throw failedAuthentication(request, HTTPError(401, "invalid_api_key", "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
+        if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
         return tenant
     }
 
     /// The session whose token is the request's bearer token, expired first when its time is up.
     func deviceSession(_ request: HTTPRequest) throws(HTTPError) -> SessionRecord {
-        guard let token = request.bearerToken, token.utf8.count <= 128,
-              let record = try stored({ () throws(StoreError) in try store.session(tokenHash: Identifiers.hash(token)) }) else {
-            throw HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")])
+        try admit(request)
+        let hash = request.bearerToken.map(Identifiers.hash)
+        guard let token = request.bearerToken, token.utf8.count <= 128, let hash,
+              let record = try stored({ () throws(StoreError) in try store.session(tokenHash: hash) }) else {
+            throw failedAuthentication(request, HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
+        if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
         return try expireIfDue(record)
     }
 

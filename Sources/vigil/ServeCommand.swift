@@ -5,10 +5,10 @@ import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--allow-private-webhooks]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--allow-private-webhooks] [--no-rate-limits]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads"], switches: ["allow-private-webhooks"])
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads"], switches: ["allow-private-webhooks", "no-rate-limits"])
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
         configuration.host = args.value("host") ?? "127.0.0.1"
@@ -16,6 +16,7 @@ enum ServeCommand {
         configuration.threads = Int(try args.double("threads", default: 2, range: 1...64))
         configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
+        configuration.rateLimits.enabled = !args.has("no-rate-limits")
 
         let store = try DataOption.store(configuration.dataDirectory)
         let demo = try Administration.createDemoTenantIfEmpty(in: store)

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct RateLimitTests {
+    @Test func aSessionTokenPastItsBurstGets429WithRetryAfter() throws {
+        let t = try TestServer()
+        let (_, token) = t.createSession()
+        let statuses = (0..<80).map { _ in t.request("GET", "/v1/client/session", bearer: token) }
+        let limited = try #require(statuses.first { $0.status == 429 })
+        #expect(limited.errorCode == "rate_limited")
+        #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
+        #expect(statuses.prefix(50).allSatisfy { $0.status == 200 })
+        // Another session's token has its own bucket.
+        let (_, other) = t.createSession()
+        #expect(t.request("GET", "/v1/client/session", bearer: other).status == 200)
+    }
+
+    @Test func guessingTokensLocksTheAddressOut() throws {
+        let t = try TestServer()
+        let (_, token) = t.createSession()
+        let guesses = (0..<40).map { i in t.request("GET", "/v1/client/session", bearer: "guess-\(i)").status }
+        #expect(guesses.prefix(30).allSatisfy { $0 == 401 })
+        #expect(guesses.last == 429)
+        // While locked out, even a valid token from that address waits.
+        #expect(t.request("GET", "/v1/client/session", bearer: token).status == 429)
+    }
+}
