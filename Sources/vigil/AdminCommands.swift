@@ -11,6 +11,7 @@ enum AdminCommands {
            vigil keys rotate [--data DIR]
            vigil sessions list [--tenant ID] [--limit 50] [--data DIR]
            vigil sessions show SESSION_ID [--data DIR]
+           vigil webhooks deliveries [--tenant ID] [--limit 50] [--data DIR]
     """
 
     static func tenants(_ arguments: [String]) throws -> Int32 {
@@ -64,6 +65,22 @@ enum AdminCommands {
             try printJSON(row(session))
         default: throw CLIError.usage(usage)
         }
+        return 0
+    }
+
+    static func webhooks(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["data", "tenant", "limit"])
+        guard args.positionals == ["deliveries"] else { throw CLIError.usage(usage) }
+        let store = try DataOption.store(DataOption.directory(args))
+        let limit = Int(try args.double("limit", default: 50, range: 1...10_000))
+        struct Row: Encodable {
+            let id: String, tenantId: String, sessionId: String, event: String, state: String, attempts: Int
+            let nextAttemptAt: Date, lastError: String?, createdAt: Date
+        }
+        try printJSON(try failing { try store.webhooks(tenantId: args.value("tenant"), limit: limit) }.map {
+            Row(id: $0.id, tenantId: $0.tenantId, sessionId: $0.sessionId, event: $0.event, state: $0.state.rawValue, attempts: $0.attempts,
+                nextAttemptAt: $0.nextAttemptAt, lastError: $0.lastError, createdAt: $0.createdAt)
+        })
         return 0
     }
 

@@ -18,6 +18,7 @@ enum ServeCommand {
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
         configuration.rateLimits.enabled = !args.has("no-rate-limits")
 
+        let termination = TerminationSignal()
         let store = try DataOption.store(configuration.dataDirectory)
         let demo = try Administration.createDemoTenantIfEmpty(in: store)
         let models = try FaceModels()
@@ -37,23 +38,32 @@ enum ServeCommand {
         if demo != nil {
             FileHandle.standardError.write(Data("the demo tenant's API key is shown once; open \(server.baseURL)/demo in a browser\n".utf8))
         }
-        waitForTermination()
+        termination.wait()
         FileHandle.standardError.write(Data("shutting down: draining requests in progress\n".utf8))
         server.shutdown()
         return 0
     }
 
-    /// Blocks until SIGTERM or SIGINT.
-    static func waitForTermination() {
-        let done = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
+}
+
+/// SIGTERM and SIGINT, caught from creation on: made before the server is announced, so a signal
+/// sent right after the start line is never lost.
+final class TerminationSignal {
+    private let done = DispatchSemaphore(value: 0)
+    private var sources: [DispatchSourceSignal] = []
+
+    init() {
         for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
+            signal(sig, SIG_IGN)   // the default action would end the process before the source sees it
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { done.signal() }
+            source.setEventHandler { [done] in done.signal() }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Blocks until one arrives.
+    func wait() {
         done.wait()
         sources.forEach { $0.cancel() }
     }

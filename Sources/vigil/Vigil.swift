@@ -14,6 +14,7 @@ struct Vigil {
       tenants create|list    tenants and their API keys
       keys rotate            a new result-signing key (old ones stay published)
       sessions list|show     stored sessions
+      webhooks deliveries    the webhook outbox and its delivery state
     """
 
     static func main() {
@@ -34,6 +35,7 @@ struct Vigil {
             case "tenants": status = try AdminCommands.tenants(arguments)
             case "keys": status = try AdminCommands.keys(arguments)
             case "sessions": status = try AdminCommands.sessions(arguments)
+            case "webhooks": status = try AdminCommands.webhooks(arguments)
             case "help", "--help", "-h":
                 print(usage)
                 status = 0

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `vigil serve` as an operator runs it: start-up output, SIGTERM, and a SIGKILL that loses nothing.
+@Suite(.serialized) struct ServeCLITests {
+    /// A running `vigil serve` and what it printed on start.
+    final class Served {
+        let process = Process()
+        let started: [String: Any]
+        var base: String { started["listening"] as? String ?? "" }
+
+        init(data: String, extra: [String] = []) throws {
+            process.executableURL = CLITests.binary
+            process.arguments = ["serve", "--port", "0", "--data", data] + extra
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            started = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] ?? [:]
+        }
+
+        /// Sends `sig` and waits up to 20 s (then kills it, so a hang fails the test instead of CI).
+        func stop(_ sig: Int32) -> Int32 {
+            kill(process.processIdentifier, sig)
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return -1
+            }
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    static func http(_ method: String, _ url: String, bearer: String? = nil, json: [String: Any]? = nil) -> (Int, [String: Any]) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = json.map { try! JSONSerialization.data(withJSONObject: $0) }
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var value: (Int, [String: Any]) = (0, [:]) }
+        let box = Box()
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            box.value = ((response as? HTTPURLResponse)?.statusCode ?? 0,
+                         data.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] } ?? [:])
+            done.signal()
+        }.resume()
+        done.wait()
+        return box.value
+    }
+
+    static func temporaryData() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("vigil-serve-\(UUID().uuidString)").path
+    }
+
+    @Test func aFreshDataDirectoryGetsADemoTenantAndSIGTERMExitsCleanly() throws {
+        let data = Self.temporaryData()
+        let served = try Served(data: data)
+        let demo = try #require(served.started["demoTenant"] as? [String: Any])
+        let key = try #require(demo["apiKey"] as? String)
+        #expect(key.hasPrefix("vk_live_"))
+        #expect(served.started["demoUrl"] as? String == served.base + "/demo")
+        #expect(Self.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"]).0 == 201)
+        #expect(served.stop(SIGTERM) == 0)
+        // A second start on the same directory makes no new tenant.
+        let again = try Served(data: data)
+        #expect(again.started["demoTenant"] == nil && !again.base.isEmpty)
+        #expect(again.stop(SIGTERM) == 0)
+    }
+
+    @Test func aKilledServerLosesNoResultAndNoQueuedWebhook() throws {
+        let data = Self.temporaryData()
+        let served = try Served(data: data, extra: ["--allow-private-webhooks"])
+        let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
+        // A webhook endpoint that is down: the event stays queued.
+        #expect(Self.http("PUT", served.base + "/v1/webhooks", bearer: key, json: ["url": "http://127.0.0.1:9/hook"]).0 == 200)
+        let (_, created) = Self.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"])
+        let id = try #require(created["sessionId"] as? String), token = try #require(created["sessionToken"] as? String)
+        let (status, finished) = Self.http("POST", served.base + "/v1/client/finish", bearer: token)
+        #expect(status == 200 && finished["status"] as? String == "completed")
+        let signed = try #require(finished["signedResult"] as? String)
+        #expect(served.stop(SIGKILL) != 0)
+
+        let restarted = try Served(data: data, extra: ["--allow-private-webhooks"])
+        let (readStatus, read) = Self.http("GET", restarted.base + "/v1/sessions/\(id)", bearer: key)
+        #expect(readStatus == 200 && read["status"] as? String == "completed" && read["signedResult"] as? String == signed)
+        #expect(restarted.stop(SIGTERM) == 0)
+        let deliveries = try CLITests.run(["webhooks", "deliveries", "--data", data])
+        let rows = try #require(deliveries.json as? [[String: Any]])
+        #expect(rows.count == 1 && rows.first?["event"] as? String == "session.completed" && rows.first?["state"] as? String == "pending")
+        #expect((rows.first?["attempts"] as? Int ?? 0) >= 1)
+    }
+
+    @Test func operatorCommandsWorkOnADataDirectory() throws {
+        let data = Self.temporaryData()
+        let created = try CLITests.run(["tenants", "create", "acme", "--data", data])
+        #expect(created.status == 0)
+        let tenant = try #require(created.json as? [String: Any])
+        #expect((tenant["apiKey"] as? String)?.hasPrefix("vk_live_") == true)
+        let listed = try CLITests.run(["tenants", "list", "--data", data])
+        #expect((listed.json as? [[String: Any]])?.first?["name"] as? String == "acme")
+        let rotated = try CLITests.run(["keys", "rotate", "--data", data])
+        #expect(rotated.status == 0 && (rotated.json as? [String: Any])?["activeKid"] is String)
+        #expect(try CLITests.run(["sessions", "show", "ses_missing", "--data", data]).status == 1)
+        #expect(try CLITests.run(["tenants", "create", "--data", data]).status == 2)
+        #expect(try CLITests.run(["serve", "--port", "99999"]).status == 2)
+    }
+}
