@@ -35,11 +35,12 @@ public struct HTTPResponse: Sendable {
 
 /// The JSON coders of the HTTP layer.
 public enum HTTPJSON {
-    /// Sorted keys, ISO 8601 dates, no escaped slashes.
-    public static var encoder: JSONEncoder {
+    /// Sorted keys, ISO 8601 dates, no escaped slashes. One shared encoder: configured once and
+    /// never changed, so concurrent `encode` calls are safe.
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
-    }
+    }()
 }

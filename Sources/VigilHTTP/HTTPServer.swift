@@ -106,7 +106,8 @@ func requestId(from header: String?) -> String {
         return header
     }
     var generator = SystemRandomNumberGenerator()
-    return String(format: "%016llx", generator.next() as UInt64)
+    let hex = String(generator.next() as UInt64, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
 }
 
 private let limitCallback: vh_limit_fn = { context, method, path in
