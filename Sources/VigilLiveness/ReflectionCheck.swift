@@ -48,7 +48,7 @@ public struct ReflectionCheck: Sendable {
             return CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "no_frames_before_sequence")
         }
         let expected = sequence.colors.map { Chroma(FaceColor(red: Double($0.red) / 255, green: Double($0.green) / 255, blue: Double($0.blue) / 255)) }
-        var best: (correlation: Double, response: Double)?
+        var best: (correlation: Double, response: Double, following: Int, steps: Int)?
         for lagSteps in steps {
             let observed = lagSteps.map { $0.mean.map { $0 - reference } }
             let pairs = zip(expected, observed).compactMap { e, o in o.map { (e, $0) } }
@@ -59,14 +59,26 @@ public struct ReflectionCheck: Sendable {
             let cosines = pairs.map { ($0.0 - meanE).cosine(with: $0.1 - meanO) }
             let correlation = cosines.reduce(0, +) / Double(cosines.count)
             let response = pairs.map { ($0.1 - meanO).length }.reduce(0, +) / Double(pairs.count)
-            if best == nil || correlation > best!.correlation { best = (correlation, response) }
+            // Which palette colour each step's change points to most: skin lit by the drawn
+            // sequence names almost every step; light from another sequence does not.
+            let colours = ReflectionColor.palette + sequence.colors.filter { !ReflectionColor.palette.contains($0) }
+            let candidates = colours.map { c in
+                (c, Chroma(FaceColor(red: Double(c.red) / 255, green: Double(c.green) / 255, blue: Double(c.blue) / 255)) - meanE)
+            }
+            let shown = zip(sequence.colors, observed).compactMap { color, o in o.map { (color, $0) } }
+            let following = shown.count { color, o in
+                candidates.max { (o - meanO).cosine(with: $0.1) < (o - meanO).cosine(with: $1.1) }?.0 == color
+            }
+            if best == nil || correlation > best!.correlation { best = (correlation, response, following, cosines.count) }
         }
         guard let best else { return CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "too_few_frames_in_sequence") }
         let score = (best.correlation + 1) / 2
         guard best.response >= minResponse else {
             return CheckResult(passed: false, score: score, feedback: .lightingIssue, reason: "no_measurable_reflection")
         }
-        guard best.correlation >= minCorrelation else {
+        // A mean can hide steps that went another way (1 of 50 recordings of another sequence
+        // passed on the mean alone): all steps but one must point to their own colour.
+        guard best.correlation >= minCorrelation, best.following >= best.steps - 1 else {
             return CheckResult(passed: false, score: score, feedback: .lightingIssue, reason: "reflection_does_not_follow_sequence")
         }
         return CheckResult(passed: true, score: score)

@@ -55,6 +55,32 @@ import VigilFace
         #expect(accepted == 0)
     }
 
+    @Test func aRecordingOfAnotherNormalSequenceFails() throws {
+        var generator = PlanGenerator.seeded(5)
+        var accepted = 0
+        for _ in 0..<300 {
+            let drawn = try Self.sequence(&generator), recorded = try Self.sequence(&generator)
+            guard recorded != drawn else { continue }
+            var check = ReflectionCheck(sequence: drawn, startMs: 1000)
+            Self.run(&check, shown: recorded, startMs: 1000, lagMs: 100, strength: 0.04, noise: &generator)
+            if check.result.passed { accepted += 1 }
+        }
+        #expect(accepted == 0)
+    }
+
+    @Test func aResponseThatMissesTwoStepsFailsEvenWithAHighMean() throws {
+        var generator = PlanGenerator.seeded(6)
+        let drawn = try Self.sequence(&generator)
+        var wrong = drawn.colors
+        for i in [1, 4] {
+            wrong[i] = ReflectionColor.palette.first { $0 != drawn.colors[i] && $0 != drawn.colors[i - 1] && $0 != drawn.colors[i + 1] }!
+        }
+        var check = ReflectionCheck(sequence: drawn, startMs: 1000)
+        Self.run(&check, shown: ReflectionSequence(colors: wrong, stepMs: drawn.stepMs), startMs: 1000, lagMs: 100, strength: 0.04, noise: &generator)
+        #expect(!check.result.passed)
+        #expect(check.result.reason == "reflection_does_not_follow_sequence")
+    }
+
     @Test func noMeasurableResponseFailsAsALightingIssue() throws {
         var generator = PlanGenerator.seeded(3)
         let drawn = try Self.sequence(&generator)
