@@ -27,19 +27,31 @@ enum DeviceAPI {
     /// What a poll answers.
     struct StatusView: Encodable {
         let status: SessionStatus
-        let challenge: ChallengeView?
         let outcome: String?
         let feedback: [FeedbackCode]?
         let signedResult: String?
+
+        /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
+        /// often, and every value here comes from a fixed alphabet (enum names, base64url and
+        /// dots), so nothing needs escaping.
+        var jsonBytes: [UInt8] {
+            var fields: [String] = []
+            if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
+            if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
+            if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
+            fields.append("\"status\":\"\(status.rawValue)\"")
+            return Array(("{" + fields.joined(separator: ",") + "}").utf8)
+        }
     }
 
     static func status(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        .json(statusView(try context.deviceSession(request)), headers: [("Cache-Control", "no-store")])
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                     body: statusView(try context.deviceSession(request)).jsonBytes)
     }
 
     static func statusView(_ record: SessionRecord) -> StatusView {
         let result = record.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
-        return StatusView(status: record.status, challenge: nil, outcome: result?.outcome, feedback: result?.feedback,
+        return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
                           signedResult: record.signedResult)
     }
 

@@ -43,7 +43,7 @@ public final class VigilServer: Sendable {
         do {
             http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads),
                                   router: router) { _, response, _ in
-                context.metrics.add("vigil_http_responses_total{class=\"\(response.status / 100)xx\"}")
+                context.metrics.add(Self.responseCounters[min(max(response.status / 100, 1), 5) - 1])
             }
         } catch {
             throw ServerError(description: error.description)
@@ -54,6 +54,9 @@ public final class VigilServer: Sendable {
         self.context = context
         worker = BackgroundWorker(context: context)
     }
+
+    /// Counter names per status class, made once (this runs on every request).
+    static let responseCounters = (1...5).map { "vigil_http_responses_total{class=\"\($0)xx\"}" }
 
     /// Opens the SQLite store in `directory`, creating it.
     public static func openStore(_ directory: URL) throws(ServerError) -> SQLiteStore {

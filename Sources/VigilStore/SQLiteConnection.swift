@@ -8,10 +8,10 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]   // prepared once per SQL text
 
-    /// Opens (creating) the database file at `path` (":memory:" for a private one).
-    init(path: String) throws(StoreError) {
+    /// Opens (creating, unless `readOnly`) the database file at `path` (":memory:" for a private one).
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
@@ -19,6 +19,7 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_busy_timeout(db, 5000)
+        guard !readOnly else { return }
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")

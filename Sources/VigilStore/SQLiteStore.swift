@@ -1,17 +1,41 @@
 import Foundation
+import Synchronization
 import VigilCore
 
-/// The embedded store: one SQLite file in WAL mode, migrated at open. One connection, used under
-/// a lock, so every method is one serialised transaction.
+/// The embedded store: one SQLite file in WAL mode, migrated at open. Writes go through one
+/// connection under a lock, so every change is one serialised transaction; the hot lookups
+/// (tokens, API keys, a tenant's session) use a few reader connections, which WAL lets run
+/// beside the writer.
 public final class SQLiteStore: Store, @unchecked Sendable {
-    // Invariant: `connection` is only touched inside `lock`.
+    // Invariant: `connection` is only touched inside `lock`; each reader only inside its own lock.
     private let lock = NSLock()
     private let connection: SQLiteConnection
+    private let readers: [(lock: NSLock, connection: SQLiteConnection)]
 
     /// Opens or creates the database at `path` and applies pending migrations.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, readers: Int = 4) throws(StoreError) {
         connection = try SQLiteConnection(path: path)
+        var opened: [(NSLock, SQLiteConnection)] = []
+        if path != ":memory:" {
+            for _ in 0..<readers { opened.append((NSLock(), try SQLiteConnection(path: path, readOnly: true))) }
+        }
+        self.readers = opened
         try migrate()
+    }
+
+    /// Runs a read on a free reader connection (waiting for the first when all are busy), or on
+    /// the writer when there are none.
+    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+        guard !readers.isEmpty else { return try locked(body) }
+        let chosen = readers.first { $0.lock.try() } ?? { readers[0].lock.lock(); return readers[0] }()
+        defer { chosen.lock.unlock() }
+        do {
+            return try body(chosen.connection)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .query("\(error)")
+        }
     }
 
     /// The applied schema versions.
@@ -81,7 +105,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func tenant(apiKeyHash: String) throws(StoreError) -> Tenant? {
-        try locked { c in
+        try reading { c in
             try c.query("SELECT t.id, t.name, t.created_at_ms, t.webhook_url, t.webhook_secret FROM tenants t JOIN api_keys k ON k.tenant_id = t.id WHERE k.key_hash = ?1",
                         [.text(apiKeyHash)]).first.map(Self.tenant)
         }
@@ -109,14 +133,14 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord? {
-        let row = try locked { c in
+        let row = try reading { c in
             try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?1 AND tenant_id = ?2", [.text(id), .text(tenantId)]).first
         }
         return try row.map(Self.session)
     }
 
     public func session(tokenHash: String) throws(StoreError) -> SessionRecord? {
-        let row = try locked { c in try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first }
+        let row = try reading { c in try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first }
         return try row.map(Self.session)
     }
 
@@ -167,12 +191,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
         guard let status = row[3].string.flatMap(SessionStatus.init(rawValue:)) else { throw .corrupt("session status \(row[3])") }
-        let policy: LivenessPolicy
-        do {
-            policy = try JSONDecoder().decode(LivenessPolicy.self, from: Data((row[4].string ?? "").utf8))
-        } catch {
-            throw .corrupt("session policy: \(error)")
-        }
+        let policy = try PolicyCache.shared.policy(row[4].string ?? "")
         var s = SessionRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", tokenHash: row[2].string ?? "", status: status,
                               policy: policy, ssid: row[5].string, externalRef: row[6].string, locale: row[7].string, theme: row[8].string,
                               createdAt: date(row[9]), expiresAt: date(row[10]))
@@ -287,6 +306,28 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         d.nextAttemptAt = date(row[7])
         d.lastError = row[8].string
         return d
+    }
+}
+
+/// Decoded policies by their stored JSON: sessions share a handful of policies, and decoding one
+/// on every token lookup was a large part of a status poll.
+final class PolicyCache: Sendable {
+    static let shared = PolicyCache()
+    private let decoded = Mutex<[String: LivenessPolicy]>([:])
+
+    func policy(_ json: String) throws(StoreError) -> LivenessPolicy {
+        if let known = decoded.withLock({ $0[json] }) { return known }
+        let policy: LivenessPolicy
+        do {
+            policy = try JSONDecoder().decode(LivenessPolicy.self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt("session policy: \(error)")
+        }
+        decoded.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll() }
+            cache[json] = policy
+        }
+        return policy
     }
 }
 

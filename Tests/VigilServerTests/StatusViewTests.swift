@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilServer
+
+@Suite struct StatusViewTests {
+    @Test func theHandWrittenPollAnswerIsWhatJSONEncoderWrites() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let views = [
+            DeviceAPI.StatusView(status: .created, outcome: nil, feedback: nil, signedResult: nil),
+            DeviceAPI.StatusView(status: .completed, outcome: "failed", feedback: [.challengeTimeout, .tooDark], signedResult: "eyJh.eyJ9.c2ln-_"),
+            DeviceAPI.StatusView(status: .completed, outcome: "passed", feedback: [], signedResult: "a.b.c"),
+        ]
+        for view in views {
+            #expect(String(decoding: view.jsonBytes, as: UTF8.self) == String(decoding: try encoder.encode(view), as: UTF8.self))
+        }
+    }
+}
