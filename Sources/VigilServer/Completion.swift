@@ -18,20 +18,16 @@ enum Completion {
         let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
                                      jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
                                      score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks)
-        let signed: String
-        let resultJSON: [UInt8]
+        let signed: (json: [UInt8], jws: String)
         do {
             signed = try context.signer.sign(payload)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            resultJSON = [UInt8](try encoder.encode(payload))
         } catch {
             throw HTTPError(500, "signing_failed", "the result could not be signed")
         }
         var completed = record
         completed.status = .completed
-        completed.result = resultJSON
-        completed.signedResult = signed
+        completed.result = signed.json
+        completed.signedResult = signed.jws
         completed.engineState = nil
         completed.updatedAt = now
         let webhook = try context.stored { () throws(StoreError) in try context.event("session.completed", for: completed, result: payload) }

@@ -50,7 +50,7 @@ enum DeviceAPI {
     }
 
     static func statusView(_ record: SessionRecord) -> StatusView {
-        let result = record.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
+        let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
                           signedResult: record.signedResult)
     }
@@ -124,7 +124,7 @@ enum DeviceAPI {
             ChallengeView(index: i, total: tracker.challenges.count, kind: tracker.challenges[i].kind, progress: update.progress,
                           state: tracker.challenges[i].state)
         }
-        let result = record.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
+        let result = record.verdict
         let face = entry.runner.lastObservation?.frame.faces.isEmpty == false
         return .json(FrameAnswer(status: record.status, face: face, guidance: update.guidance, challenge: challenge, reflection: reflection,
                                  outcome: result?.outcome, signedResult: record.signedResult), headers: [("Cache-Control", "no-store")])

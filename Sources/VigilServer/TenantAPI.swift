@@ -104,7 +104,7 @@ enum TenantAPI {
             externalRef = r.externalRef
             locale = r.locale
             theme = r.theme
-            result = r.result.flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0)) }
+            result = r.verdict
             signedResult = r.signedResult
         }
     }

@@ -33,15 +33,16 @@ final class VerdictSigner: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The compact JWS of `payload`.
-    func sign(_ payload: VerdictPayload) throws -> String {
+    /// The payload's JSON (sorted keys) and its compact JWS: the stored result is exactly what
+    /// was signed.
+    func sign(_ payload: VerdictPayload) throws -> (json: [UInt8], jws: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = [UInt8](try encoder.encode(payload))
         lock.lock()
         let (kid, key) = active
         lock.unlock()
-        return CompactJWS.signed(payload: bytes, key: key, kid: kid).compact
+        return (bytes, CompactJWS.signed(payload: bytes, key: key, kid: kid).compact)
     }
 
     /// The public keys.

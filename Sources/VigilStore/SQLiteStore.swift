@@ -29,8 +29,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         guard !readers.isEmpty else { return try locked(body) }
         let chosen = readers.first { $0.lock.try() } ?? { readers[0].lock.lock(); return readers[0] }()
         defer { chosen.lock.unlock() }
+        return try Self.typed { try body(chosen.connection) }
+    }
+
+    /// `body`'s errors as `StoreError`.
+    private static func typed<T>(_ body: () throws -> T) throws(StoreError) -> T {
         do {
-            return try body(chosen.connection)
+            return try body()
         } catch let error as StoreError {
             throw error
         } catch {
@@ -60,13 +65,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private func locked<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            return try body(connection)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .query("\(error)")
-        }
+        return try Self.typed { try body(connection) }
     }
 
     @discardableResult
