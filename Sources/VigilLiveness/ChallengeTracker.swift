@@ -57,7 +57,7 @@ public struct TrackerUpdate: Hashable, Sendable {
 /// passes when the motion, measured relative to that baseline, starts after the prompt. A motion
 /// not asked for (other than a natural blink), or one made while waiting for a prompt, fails the
 /// challenge, so a video that shows every motion cannot pass. Memory is constant.
-public struct ChallengeTracker: Sendable {
+public struct ChallengeTracker: Codable, Sendable {
     /// Frames averaged for the neutral baseline.
     public static let baselineFrames = 5
     /// Consecutive neutral frames that end the settling after a passed motion.
@@ -82,7 +82,7 @@ public struct ChallengeTracker: Sendable {
     private var lastUnsolicited: Set<Signal.Extreme> = []
 
     /// A person's neutral face: eye and mouth openness and head pose.
-    public struct Baseline: Hashable, Sendable {
+    public struct Baseline: Codable, Hashable, Sendable {
         /// Mean eye aspect ratio.
         public var eyes: Double
         /// Mouth aspect ratio.
@@ -94,7 +94,7 @@ public struct ChallengeTracker: Sendable {
     }
 
     /// Progress of the motion in the current challenge.
-    private struct MotionPhase: Sendable {
+    private struct MotionPhase: Codable, Sendable {
         var reachedExtreme = false   // eyes shut, mouth open, head turned or down
         var sawLeft = false
         var sawRight = false
@@ -273,7 +273,7 @@ public struct ChallengeTracker: Sendable {
 /// One frame's face measured against the baseline.
 struct Signal {
     /// Deliberate positions that only a requested motion may reach.
-    enum Extreme: String, Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
+    enum Extreme: String, Codable, Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
 
     let eyes: Double, mouth: Double, yaw: Double, pitch: Double
     let thresholds: MotionThresholds

@@ -3,11 +3,11 @@ import VigilFace
 
 /// Live guidance from one frame's faces: the most useful thing to fix first, or nil when the face
 /// is well placed for a challenge.
-public struct FacePlacementCheck: Sendable {
+public struct FacePlacementCheck: Codable, Sendable {
     /// Acceptable face size relative to the frame.
     public var sizeRange = 0.25...0.8
     /// Largest centre offset (fraction of frame width, height).
-    public var maxOffset = (x: 0.15, y: 0.2)
+    public var maxOffset = Point2D(x: 0.15, y: 0.2)
     /// Acceptable face brightness.
     public var brightnessRange = 0.2...0.85
     /// Minimum sharpness (variance of Laplacian).

@@ -1,6 +1,6 @@
 /// Replay and injection signs in the frame stream itself: timestamps that go backwards or jump,
 /// implausible frame rates, and repeated frames (by content hash).
-public struct FrameTimingCheck: Sendable {
+public struct FrameTimingCheck: Codable, Sendable {
     /// Frame intervals outside this range (ms) are implausible for a live camera at ~10 fps uploads.
     public var intervalRangeMs = 20...2000
     /// Share of repeated frames tolerated (a camera can deliver an identical frame now and then).

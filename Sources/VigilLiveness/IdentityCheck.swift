@@ -2,7 +2,7 @@ import VigilFace
 
 /// Same person throughout: descriptors from a few frames spread over the session are compared
 /// with the first; a face swapped in mid-session is far from it.
-public struct IdentityCheck: Sendable {
+public struct IdentityCheck: Codable, Sendable {
     /// Distances above this between frames of one session mean another person.
     public var maxDistance = 0.6
 

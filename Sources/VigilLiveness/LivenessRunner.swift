@@ -27,6 +27,32 @@ public struct LivenessRunner {
         self.analyzer = analyzer
     }
 
+    /// What another process needs to continue the session: the engine and the frame count.
+    /// The tracked face and the decoded best image are not kept: the next frame runs a full
+    /// detection, and the caller keeps the best frame's bytes if it wants them.
+    public struct State: Codable, Sendable {
+        /// The engine.
+        public var session: LivenessSession
+        /// Frames processed.
+        public var frames: Int
+
+        /// The state of `session` after `frames` frames.
+        public init(session: LivenessSession, frames: Int = 0) {
+            self.session = session
+            self.frames = frames
+        }
+    }
+
+    /// The state to persist after a frame batch.
+    public var state: State { State(session: session, frames: frames) }
+
+    /// A runner continuing from a persisted state.
+    public init(state: State, analyzer: FaceAnalyzer) {
+        session = state.session
+        frames = state.frames
+        self.analyzer = analyzer
+    }
+
     /// Analyses one frame and feeds it to the session.
     public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
         frames += 1

@@ -23,8 +23,21 @@ public struct LivenessFrame: Sendable {
 }
 
 /// The whole engine for one session: challenges, passive checks and the decision. Pure and
-/// deterministic: the server and `vigil liveness` feed it the same way. Memory is bounded.
-public struct LivenessSession: Sendable {
+/// deterministic: the server and `vigil liveness` feed it the same way. Memory is bounded, and the
+/// whole state is `Codable` so a session can continue in another process.
+public struct LivenessSession: Codable, Sendable {
+    /// A candidate for the audit image: a frame's timestamp and suitability in [0, 1].
+    public struct AuditFrame: Codable, Sendable {
+        /// The frame's capture time.
+        public let timestampMs: Int
+        /// How well it suits the audit image.
+        public let suitability: Double
+    }
+
+    private struct TimedColor: Codable, Sendable {
+        let color: FaceColor, timestampMs: Int
+    }
+
     /// Descriptors per session for the identity check (the SPEC's budget): at the start, half-way
     /// through the challenges and at the end, so a face swapped in at any point is sampled.
     public static let identitySamples = 3
@@ -41,8 +54,8 @@ public struct LivenessSession: Sendable {
     public private(set) var tracker: ChallengeTracker
     /// When the reflection sequence started on the capture clock, once it has.
     public private(set) var reflectionStartMs: Int?
-    /// The frame best suited for the audit image so far: its timestamp and suitability in [0, 1].
-    public private(set) var bestFrame: (timestampMs: Int, suitability: Double)?
+    /// The frame best suited for the audit image so far.
+    public private(set) var bestFrame: AuditFrame?
 
     private var timing = FrameTimingCheck()
     private var singleFace = SingleFaceCheck()
@@ -58,7 +71,7 @@ public struct LivenessSession: Sendable {
     private var lastIdentityMs: Int?
     private var endedAtMs: Int?   // when the challenges and the reflection were over
     private var lastTimestampMs: Int?
-    private var pendingColors: [(FaceColor, Int)] = []   // the last frames before the reflection
+    private var pendingColors: [TimedColor] = []   // the last frames before the reflection
 
     /// A session for a validated policy and its plan.
     public init(policy: LivenessPolicy, plan: ChallengePlan) {
@@ -77,7 +90,7 @@ public struct LivenessSession: Sendable {
         guard let sequence = plan.reflection, reflectionStartMs == nil else { return }
         reflectionStartMs = timestampMs
         var check = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
-        for (color, t) in pendingColors { check.observe(color, at: t) }   // the baseline frames
+        for pending in pendingColors { check.observe(pending.color, at: pending.timestampMs) }   // the baseline frames
         pendingColors = []
         reflection = check
     }
@@ -129,13 +142,13 @@ public struct LivenessSession: Sendable {
         singleFace.observe(faceCount: frame.faces.count)
         if let face = frame.faces.first, frame.faces.count == 1 {
             let suitability = Self.auditSuitability(face, placed: tracker.placement.guidance(for: frame.faces) == nil)
-            if suitability > (bestFrame?.suitability ?? 0) { bestFrame = (frame.timestampMs, suitability) }
+            if suitability > (bestFrame?.suitability ?? 0) { bestFrame = AuditFrame(timestampMs: frame.timestampMs, suitability: suitability) }
             planar.observe(face)
             if let pattern = frame.screenPattern { screen.observe(periodicity: pattern) }
             reflection?.observe(face.color, at: frame.timestampMs)
             if reflection == nil, plan.reflection != nil {
                 // Colour before the sequence: kept as the reflection baseline once it starts.
-                pendingColors.append((face.color, frame.timestampMs))
+                pendingColors.append(TimedColor(color: face.color, timestampMs: frame.timestampMs))
                 if pendingColors.count > 10 { pendingColors.removeFirst() }
             }
         }

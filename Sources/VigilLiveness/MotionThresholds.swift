@@ -1,5 +1,5 @@
 /// When a motion counts, relative to the person's own neutral baseline.
-public struct MotionThresholds: Sendable, Hashable {
+public struct MotionThresholds: Codable, Sendable, Hashable {
     /// Eyes count as closed below this fraction of the baseline eye aspect ratio.
     public var eyesClosedRatio = 0.72
     /// Eyes count as open again above this fraction.

@@ -4,13 +4,17 @@ import VigilFace
 /// 3D consistency: while the head turns or nods, a real face's landmarks cannot be mapped onto
 /// the neutral frame's by one planar homography (the nose moves against the cheeks); a photo or a
 /// screen moved in front of the camera can. Scores the best homography's residual.
-public struct PlanarMotionCheck: Sendable {
+public struct PlanarMotionCheck: Codable, Sendable {
     /// Head rotation (degrees from the neutral frame) from which a frame is evidence.
     public var minRotation = 12.0
     /// Residual (RMS, in inter-ocular distances) below which the motion is explained by a plane.
     public var planarResidual = 0.035
 
-    private var reference: (landmarks: [Point2D], yaw: Double, pitch: Double)?
+    private struct Reference: Codable, Sendable {
+        let landmarks: [Point2D], yaw: Double, pitch: Double
+    }
+
+    private var reference: Reference?
     private var evidenceFrames = 0
     private var largestResidual = 0.0
 
@@ -22,7 +26,7 @@ public struct PlanarMotionCheck: Sendable {
         guard face.landmarks.count == 68 else { return }
         guard let reference else {
             if abs(face.pose.yaw) < 10 && abs(face.pose.pitch) < 10 {
-                self.reference = (face.landmarks, face.pose.yaw, face.pose.pitch)
+                self.reference = Reference(landmarks: face.landmarks, yaw: face.pose.yaw, pitch: face.pose.pitch)
             }
             return
         }

@@ -4,7 +4,7 @@ import VigilFace
 /// Correlates the face's chroma, frame by frame, with the colour sequence the server drew and the
 /// page flashed. Light from the screen tints a real face with each colour, a little after it is
 /// shown; a recording made earlier follows some other sequence or none.
-public struct ReflectionCheck: Sendable {
+public struct ReflectionCheck: Codable, Sendable {
     /// Display-plus-camera latencies tried (ms); the best one is used.
     public static let lagsMs = [0, 100, 200, 300]
     /// Frames this soon after a colour change (ms) are in transition and skipped.
@@ -86,7 +86,7 @@ public struct ReflectionCheck: Sendable {
 }
 
 /// Normalised chromaticity: each channel over their sum.
-struct Chroma: Sendable {
+struct Chroma: Codable, Sendable {
     var r: Double, g: Double, b: Double
     static let zero = Chroma(r: 0, g: 0, b: 0)
 
@@ -112,7 +112,7 @@ struct Chroma: Sendable {
 }
 
 /// A running mean of chroma values.
-struct ChromaMean: Sendable {
+struct ChromaMean: Codable, Sendable {
     private var sum = Chroma.zero
     private var count = 0
     mutating func add(_ c: Chroma) {

@@ -3,7 +3,7 @@ import VigilCore
 /// Screen signs: moire on the face. Samples of `ScreenPatternMeter.periodicity` are collected
 /// through the session; a screen shows strong peaks in a good share of them (where the screen is
 /// tilted against the camera), skin in none.
-public struct ScreenPatternCheck: Sendable {
+public struct ScreenPatternCheck: Codable, Sendable {
     /// A sample above this counts as periodic (skin measures about 2-16 on rendered and real
     /// frames alike, moire 30-400).
     public var peakThreshold = 25.0

@@ -2,7 +2,7 @@ import VigilFace
 
 /// Exactly one face, present through the session: several faces, or long stretches without one,
 /// fail it.
-public struct SingleFaceCheck: Sendable {
+public struct SingleFaceCheck: Codable, Sendable {
     /// Share of frames allowed without a face (blinks of the detector, brief occlusion).
     public var maxMissingShare = 0.3
 

@@ -7,7 +7,8 @@ import VigilStore
 /// Ends a session with the engine's decision: the signed result, the stored state and the
 /// `session.completed` webhook are written in one transaction.
 enum Completion {
-    static func complete(_ record: SessionRecord, decision: LivenessDecision, _ context: ServerContext) throws(HTTPError) -> SessionRecord {
+    static func complete(_ record: SessionRecord, decision: LivenessDecision, personalData: PersonalDataChange = .keep,
+                         _ context: ServerContext) throws(HTTPError) -> SessionRecord {
         var checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
         let passedChallenges = decision.challenges.filter { $0.state == .passed }.count
         checks["challenges"] = VerdictPayload.Check(
@@ -28,10 +29,11 @@ enum Completion {
         completed.status = .completed
         completed.result = signed.json
         completed.signedResult = signed.jws
+        completed.outcome = decision.outcome.rawValue
         completed.engineState = nil
         completed.updatedAt = now
         let webhook = try context.stored { () throws(StoreError) in try context.event("session.completed", for: completed, result: payload) }
-        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(completed, enqueue: webhook) }
+        let stored = try context.stored { () throws(StoreError) in try context.store.updateSession(completed, enqueue: webhook, personalData: personalData) }
         context.live.remove(record.id)
         context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")
         return stored

@@ -55,11 +55,43 @@ enum DeviceAPI {
                           signedResult: record.signedResult)
     }
 
-    /// The session's engine in memory, made from the stored plan when there is none.
-    static func engine(_ record: SessionRecord, _ context: ServerContext) throws(HTTPError) -> LiveSessions.Entry {
-        guard let snapshot = EngineSnapshot(record.engineState) else { throw HTTPError(409, "session_finished", "the session has no engine state") }
-        return context.live.entry(record.id) {
-            context.analyzers.with { LivenessRunner(session: LivenessSession(policy: record.policy, plan: snapshot.plan), analyzer: $0) }
+    /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:
+    /// an entry older than `record` (another process went on with the session) is rebuilt from
+    /// the stored state, and a session that ended meanwhile is refused.
+    static func withEngine<T>(_ record: SessionRecord, _ context: ServerContext, _ body: (LiveSessions.Entry) throws -> T) throws -> T {
+        let make = { (record: SessionRecord) throws(EngineState.Error) -> LivenessRunner in
+            let state = try EngineState.decode(record.engineState)
+            return context.analyzers.with { LivenessRunner(state: state, analyzer: $0) }
+        }
+        do {
+            let entry = try context.live.entry(record, make: make)
+            entry.lock.lock()
+            defer { entry.lock.unlock() }
+            if record.version > entry.record.version {
+                entry.runner = try make(record)
+                entry.record = record
+            }
+            guard !entry.record.status.isFinal else { throw finished(entry.record) }
+            return try body(entry)
+        } catch let error as EngineState.Error {
+            context.live.remove(record.id)
+            throw error == .missing ? HTTPError(409, "session_finished", "the session has no engine state")
+                : HTTPError(500, "engine_state_corrupt", "the session's stored engine state cannot be read")
+        }
+    }
+
+    /// Stores the entry's record, on a conflict (the session was cancelled, erased or expired
+    /// meanwhile) dropping the entry and answering with the session's state as stored.
+    static func save(_ entry: LiveSessions.Entry, _ record: SessionRecord, personalData: PersonalDataChange, _ context: ServerContext) throws(HTTPError) {
+        do {
+            entry.record = try context.store.updateSession(record, enqueue: nil, personalData: personalData)
+        } catch .staleVersion {
+            context.live.remove(record.id)
+            let current = try context.stored { () throws(StoreError) in try context.store.session(id: record.id, tenantId: record.tenantId) }
+            if let current, current.status.isFinal { throw finished(current) }
+            throw HTTPError(409, "concurrent_update", "the session changed meanwhile; retry")
+        } catch {
+            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
         }
     }
 
@@ -93,51 +125,58 @@ enum DeviceAPI {
         } catch {
             throw HTTPError(422, "invalid_image", "the JPEG cannot be decoded: \(error.description)")
         }
-        let entry = try engine(record, context)
-        entry.lock.lock()
-        defer { entry.lock.unlock() }
-        guard entry.runner.session.frameCount < maxFrames else {
-            throw HTTPError(429, "too_many_frames", "a session takes at most \(maxFrames) frames")
+        return try withEngine(record, context) { entry in
+            guard entry.runner.session.frameCount < maxFrames else {
+                throw HTTPError(429, "too_many_frames", "a session takes at most \(maxFrames) frames")
+            }
+            let update = context.analyzers.with { analyzer in
+                entry.runner.analyzer = analyzer
+                return entry.runner.process(image, timestampMs: captureMs, contentHash: contentHash(request.body))
+            }
+            context.metrics.add("vigil_frames_total")
+            if entry.runner.session.reflectionDue {
+                // The page shows the sequence from this capture time on its own clock.
+                entry.runner.startReflection(atMs: captureMs + 300)
+            }
+            // The best frame so far is kept as uploaded, as the audit image.
+            let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs
+                ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: Date().addingTimeInterval(context.configuration.retention))) : .keep
+            if entry.runner.session.finished {
+                entry.record = try Completion.complete(entry.record, decision: entry.runner.decide(), personalData: personalData, context)
+            } else {
+                var next = entry.record
+                next.status = .capturing
+                next.engineState = EngineState.encode(entry.runner.state)
+                next.updatedAt = Date()
+                try save(entry, next, personalData: personalData, context)
+            }
+            return .json(answer(entry, update), headers: [("Cache-Control", "no-store")])
         }
-        let update = context.analyzers.with { analyzer in
-            entry.runner.analyzer = analyzer
-            return entry.runner.process(image, timestampMs: captureMs, contentHash: contentHash(request.body))
+    }
+
+    /// The frame answer from the engine after a frame.
+    static func answer(_ entry: LiveSessions.Entry, _ update: TrackerUpdate) -> FrameAnswer {
+        let session = entry.runner.session
+        let challenge = update.challengeIndex.map { i in
+            ChallengeView(index: i, total: session.tracker.challenges.count, kind: session.tracker.challenges[i].kind, progress: update.progress,
+                          state: session.tracker.challenges[i].state)
         }
-        context.metrics.add("vigil_frames_total")
         var reflection: FrameAnswer.Reflection?
-        if entry.runner.session.reflectionDue {
-            // The page shows the sequence from this capture time on its own clock.
-            entry.runner.startReflection(atMs: captureMs + 300)
-        }
-        if let start = entry.runner.session.reflectionStartMs, let sequence = entry.runner.session.plan.reflection {
+        if let start = session.reflectionStartMs, let sequence = session.plan.reflection {
             reflection = .init(colors: sequence.colors, startMs: start, stepMs: sequence.stepMs)
         }
-        if entry.runner.session.finished {
-            record = try Completion.complete(record, decision: entry.runner.decide(), context)
-        } else if record.status == .created {
-            record.status = .capturing
-            record.updatedAt = Date()
-            record = (try? context.store.updateSession(record, enqueue: nil)) ?? record
-        }
-        let tracker = entry.runner.session.tracker
-        let challenge = update.challengeIndex.map { i in
-            ChallengeView(index: i, total: tracker.challenges.count, kind: tracker.challenges[i].kind, progress: update.progress,
-                          state: tracker.challenges[i].state)
-        }
-        let result = record.verdict
         let face = entry.runner.lastObservation?.frame.faces.isEmpty == false
-        return .json(FrameAnswer(status: record.status, face: face, guidance: update.guidance, challenge: challenge, reflection: reflection,
-                                 outcome: result?.outcome, signedResult: record.signedResult), headers: [("Cache-Control", "no-store")])
+        return FrameAnswer(status: entry.record.status, face: face, guidance: update.guidance, challenge: challenge, reflection: reflection,
+                           outcome: entry.record.verdict?.outcome, signedResult: entry.record.signedResult)
     }
 
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
-        let entry = try engine(record, context)
-        entry.lock.lock()
-        let decision = entry.runner.decide()
-        entry.lock.unlock()
-        return .json(statusView(try Completion.complete(record, decision: decision, context)))
+        return try withEngine(record, context) { entry in
+            entry.record = try Completion.complete(entry.record, decision: entry.runner.decide(), context)
+            return .json(statusView(entry.record))
+        }
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {

@@ -1,29 +1,35 @@
 import Foundation
 import VigilFace
 import VigilLiveness
+import VigilStore
 
-/// The engines of sessions being captured, in memory by session id. Frames of one session are
-/// processed one at a time (its entry's lock); different sessions run in parallel.
+/// The engines of sessions being captured, cached in memory by session id over the state the
+/// store keeps. Frames of one session are processed one at a time (its entry's lock); different
+/// sessions run in parallel.
 final class LiveSessions: @unchecked Sendable {
-    /// One session's engine.
+    /// One session's engine and the record it was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `runner` is only used with `lock` held.
+        // Invariant: `record` and `runner` are only used with `lock` held.
         let lock = NSLock()
+        var record: SessionRecord
         var runner: LivenessRunner
-        init(runner: LivenessRunner) { self.runner = runner }
+        init(record: SessionRecord, runner: LivenessRunner) {
+            self.record = record
+            self.runner = runner
+        }
     }
 
     // Invariant: `entries` is only touched with `lock` held.
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
 
-    /// The entry of session `id`, made by `make` when there is none.
-    func entry(_ id: String, make: () -> LivenessRunner) -> Entry {
+    /// The entry of `record`'s session, made by `make` when there is none.
+    func entry(_ record: SessionRecord, make: (SessionRecord) throws(EngineState.Error) -> LivenessRunner) throws(EngineState.Error) -> Entry {
         lock.lock()
         defer { lock.unlock() }
-        if let entry = entries[id] { return entry }
-        let entry = Entry(runner: make())
-        entries[id] = entry
+        if let entry = entries[record.id] { return entry }
+        let entry = Entry(record: record, runner: try make(record))
+        entries[record.id] = entry
         return entry
     }
 

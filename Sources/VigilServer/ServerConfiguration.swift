@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var threads = 2
     /// Session lifetime from creation.
     public var sessionLifetime: TimeInterval = 600
+    /// How long audit images and reference faces are kept (the purge runs in the background).
+    public var retention: TimeInterval = 7 * 24 * 3600
     /// Whether webhooks may target private, loopback and link-local addresses.
     public var allowPrivateWebhooks = false
     /// Request limits per IP, API key and session token.

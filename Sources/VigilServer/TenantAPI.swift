@@ -83,7 +83,8 @@ enum TenantAPI {
         var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
                                    createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
         fields(&record)
-        record.engineState = EngineSnapshot(plan: ChallengePlanner.plan(for: policy, using: &generator)).bytes
+        let plan = ChallengePlanner.plan(for: policy, using: &generator)
+        record.engineState = EngineState.encode(LivenessRunner.State(session: LivenessSession(policy: policy, plan: plan)))
         return (record, token)
     }
 

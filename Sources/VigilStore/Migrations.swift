@@ -34,6 +34,14 @@ public enum Migrations {
             delete_after_ms BIGINT NOT NULL);
         CREATE INDEX audit_images_deadline ON audit_images(delete_after_ms);
         """),
+        (2, """
+        ALTER TABLE sessions ADD COLUMN outcome TEXT;
+        ALTER TABLE sessions ADD COLUMN risk TEXT;
+        CREATE TABLE reference_faces (
+            session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, descriptor BLOB NOT NULL,
+            delete_after_ms BIGINT NOT NULL);
+        CREATE INDEX reference_faces_deadline ON reference_faces(delete_after_ms);
+        """),
     ]
 
     /// The newest version.

@@ -48,6 +48,10 @@ public struct SessionRecord: Hashable, Sendable {
     public var engineState: [UInt8]?
     /// The result JSON once decided, and its compact JWS.
     public var result: [UInt8]?, signedResult: String?
+    /// "passed" or "failed" once decided (what velocity checks count).
+    public var outcome: String?
+    /// Risk signals found at creation.
+    public var risk: SessionRisk?
     /// Incremented by every update; an update from a stale read is refused.
     public var version: Int
 
@@ -152,4 +156,43 @@ public struct WebhookDelivery: Hashable, Sendable {
         lastError = nil
         self.createdAt = createdAt
     }
+}
+
+/// A session's reference face (from `referenceImage`): its descriptor, opaque to the store, kept
+/// until the retention deadline.
+public struct ReferenceFace: Hashable, Sendable {
+    /// The encoded descriptor.
+    public var descriptor: [UInt8]
+    /// When the retention purge removes it.
+    public var deleteAfter: Date
+
+    /// A reference face.
+    public init(descriptor: [UInt8], deleteAfter: Date) {
+        self.descriptor = descriptor
+        self.deleteAfter = deleteAfter
+    }
+}
+
+/// A session's audit image (the best frame, JPEG), kept until the retention deadline.
+public struct AuditImage: Hashable, Sendable {
+    /// The JPEG bytes as uploaded.
+    public var jpeg: [UInt8]
+    /// When the retention purge removes it.
+    public var deleteAfter: Date
+
+    /// An audit image.
+    public init(jpeg: [UInt8], deleteAfter: Date) {
+        self.jpeg = jpeg
+        self.deleteAfter = deleteAfter
+    }
+}
+
+/// What a session update does to the session's personal data (audit image, reference face).
+public enum PersonalDataChange: Hashable, Sendable {
+    /// Leaves it as it is.
+    case keep
+    /// Stores (or replaces) the audit image.
+    case storeAuditImage(AuditImage)
+    /// Erases the audit image and the reference face.
+    case erase
 }

@@ -120,14 +120,19 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     private static let sessionColumns = """
         id, tenant_id, token_hash, status, policy, ssid, external_ref, locale, theme, created_at_ms, expires_at_ms, updated_at_ms, \
-        engine_state, result, signed_result, version
+        engine_state, result, signed_result, version, outcome, risk
         """
 
-    public func insertSession(_ session: SessionRecord) throws(StoreError) {
-        let policy = try Self.encode(session.policy)
-        try locked { c in
-            try c.query("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-                        Self.values(session, policy: policy))
+    public func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError) {
+        let values = try Self.values(session)
+        try inTransaction { c in
+            try c.query("""
+                INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+                """, values)
+            if let reference {
+                try c.query("INSERT INTO reference_faces (session_id, descriptor, delete_after_ms) VALUES (?1, ?2, ?3)",
+                            [.text(session.id), .blob(reference.descriptor), ms(reference.deleteAfter)])
+            }
         }
     }
 
@@ -144,21 +149,65 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     @discardableResult
-    public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord {
-        let policy = try Self.encode(session.policy)
+    public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?,
+                              personalData: PersonalDataChange) throws(StoreError) -> SessionRecord {
         var stored = session
         stored.version += 1
-        let values = Self.values(stored, policy: policy)
+        let values = try Self.values(stored)
         try inTransaction { c in
             try c.query("""
                 UPDATE sessions SET status = ?4, policy = ?5, ssid = ?6, external_ref = ?7, locale = ?8, theme = ?9, \
-                expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16 \
-                WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
+                expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16, \
+                outcome = ?17, risk = ?18 WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
                 """, values)
             guard c.changes == 1 else { throw StoreError.staleVersion }
             if let webhook { try Self.insert(webhook, into: c) }
+            switch personalData {
+            case .keep: break
+            case .storeAuditImage(let image):
+                try c.query("""
+                    INSERT INTO audit_images (session_id, jpeg, delete_after_ms) VALUES (?1, ?2, ?3) \
+                    ON CONFLICT (session_id) DO UPDATE SET jpeg = excluded.jpeg, delete_after_ms = excluded.delete_after_ms
+                    """, [.text(session.id), .blob(image.jpeg), ms(image.deleteAfter)])
+            case .erase:
+                try c.query("DELETE FROM audit_images WHERE session_id = ?1", [.text(session.id)])
+                try c.query("DELETE FROM reference_faces WHERE session_id = ?1", [.text(session.id)])
+            }
         }
         return stored
+    }
+
+    public func failedSessions(tenantId: String, ssid: String, since: Date) throws(StoreError) -> Int {
+        try reading { c in
+            try c.query("""
+                SELECT COUNT(*) FROM sessions WHERE tenant_id = ?1 AND ssid = ?2 AND updated_at_ms >= ?3 AND outcome = 'failed'
+                """, [.text(tenantId), .text(ssid), ms(since)]).first?[0].int ?? 0
+        }
+    }
+
+    public func referenceFace(sessionId: String) throws(StoreError) -> ReferenceFace? {
+        try locked { c in
+            try c.query("SELECT descriptor, delete_after_ms FROM reference_faces WHERE session_id = ?1", [.text(sessionId)]).first.map {
+                ReferenceFace(descriptor: $0[0].bytes ?? [], deleteAfter: date($0[1]))
+            }
+        }
+    }
+
+    public func auditImage(sessionId: String) throws(StoreError) -> AuditImage? {
+        try reading { c in
+            try c.query("SELECT jpeg, delete_after_ms FROM audit_images WHERE session_id = ?1", [.text(sessionId)]).first.map {
+                AuditImage(jpeg: $0[0].bytes ?? [], deleteAfter: date($0[1]))
+            }
+        }
+    }
+
+    public func purgePersonalData(now: Date) throws(StoreError) -> Int {
+        try inTransaction { c in
+            try c.query("DELETE FROM audit_images WHERE delete_after_ms <= ?1", [ms(now)])
+            let images = c.changes
+            try c.query("DELETE FROM reference_faces WHERE delete_after_ms <= ?1", [ms(now)])
+            return images + c.changes
+        }
     }
 
     public func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord] {
@@ -182,10 +231,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         return try rows.map(Self.session)
     }
 
-    private static func values(_ s: SessionRecord, policy: String) -> [SQLValue] {
-        [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
-         s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
-         s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version))]
+    private static func values(_ s: SessionRecord) throws(StoreError) -> [SQLValue] {
+        let policy = try encode(s.policy)
+        let risk = try s.risk.map { (r) throws(StoreError) in try encode(r) }
+        return [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
+                s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
+                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql]
     }
 
     private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
@@ -199,16 +250,21 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         s.result = row[13].bytes
         s.signedResult = row[14].string
         s.version = row[15].int ?? 0
+        s.outcome = row[16].string
+        if let risk = row[17].string {
+            guard let decoded = try? JSONDecoder().decode(SessionRisk.self, from: Data(risk.utf8)) else { throw .corrupt("session risk") }
+            s.risk = decoded
+        }
         return s
     }
 
-    private static func encode(_ policy: LivenessPolicy) throws(StoreError) -> String {
+    private static func encode(_ value: some Encodable) throws(StoreError) -> String {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return String(decoding: try encoder.encode(policy), as: UTF8.self)
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
-            throw .query("policy does not encode: \(error)")
+            throw .query("\(type(of: value)) does not encode: \(error)")
         }
     }
 

@@ -16,20 +16,29 @@ public protocol Store: Sendable {
     /// The tenant an API key hash belongs to.
     func tenant(apiKeyHash: String) throws(StoreError) -> Tenant?
 
-    /// Adds a session.
-    func insertSession(_ session: SessionRecord) throws(StoreError)
+    /// Adds a session, with its reference face when it has one.
+    func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError)
     /// The session `id` if it belongs to `tenantId` (nil otherwise: other tenants' sessions do not exist).
     func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord?
     /// The session whose token hashes to `tokenHash`.
     func session(tokenHash: String) throws(StoreError) -> SessionRecord?
     /// Writes `session` if its version is still the stored one (then stored version + 1), and
-    /// queues `webhook` in the same transaction. Returns the record as stored.
+    /// queues `webhook` and applies `personalData` in the same transaction. Returns the record as stored.
     @discardableResult
-    func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord
+    func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?, personalData: PersonalDataChange) throws(StoreError) -> SessionRecord
     /// Sessions, newest first, of one tenant or all.
     func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord]
     /// Unfinished sessions whose `expiresAt` has passed.
     func expiredSessions(now: Date, limit: Int) throws(StoreError) -> [SessionRecord]
+    /// How many of a tenant's sessions with `ssid` failed since `since`.
+    func failedSessions(tenantId: String, ssid: String, since: Date) throws(StoreError) -> Int
+
+    /// The session's reference face, until erased or purged.
+    func referenceFace(sessionId: String) throws(StoreError) -> ReferenceFace?
+    /// The session's audit image, until erased or purged.
+    func auditImage(sessionId: String) throws(StoreError) -> AuditImage?
+    /// Deletes audit images and reference faces past their deadline; returns how many.
+    func purgePersonalData(now: Date) throws(StoreError) -> Int
 
     /// Adds a signing key.
     func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError)
@@ -49,4 +58,15 @@ public protocol Store: Sendable {
     func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError)
     /// Deliveries, newest first, of one tenant or all.
     func webhooks(tenantId: String?, limit: Int) throws(StoreError) -> [WebhookDelivery]
+}
+
+extension Store {
+    /// Adds a session without a reference face.
+    public func insertSession(_ session: SessionRecord) throws(StoreError) { try insertSession(session, reference: nil) }
+
+    /// Writes `session` (see the requirement), leaving its personal data as it is.
+    @discardableResult
+    public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord {
+        try updateSession(session, enqueue: webhook, personalData: .keep)
+    }
 }

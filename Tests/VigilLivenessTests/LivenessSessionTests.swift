@@ -7,7 +7,8 @@ import VigilFace
 @Suite struct LivenessSessionTests {
     /// A cooperating subject: holds still until prompted, performs each motion, then looks at the
     /// flashing screen, whose light tints the face.
-    static func run(_ session: inout LivenessSession, person: Subject, repeatFrames: Bool = false,
+    /// With `reload`, the session is encoded and decoded after every frame, as a server stores it.
+    static func run(_ session: inout LivenessSession, person: Subject, repeatFrames: Bool = false, reload: Bool = false,
                     descriptor: (LivenessSession) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
                     sampled: (LivenessFrame) -> Void = { _ in }) -> LivenessDecision {
         var clock = 0, index = 0
@@ -42,6 +43,7 @@ import VigilFace
             if wants { sampled(next) }
             _ = session.observe(next, descriptor: wants ? descriptor(session) : nil)
             if session.reflectionDue { session.startReflection(atMs: clock + 100) }
+            if reload { session = try! JSONDecoder().decode(LivenessSession.self, from: JSONEncoder().encode(session)) }
             clock += 100
         }
         return session.decide()
@@ -57,6 +59,20 @@ import VigilFace
             if decision.outcome == .passed { passes += 1 } else { Issue.record("\(decision.feedback) \(decision.checks)") }
         }
         #expect(passes == 10)
+    }
+
+    @Test func aSessionStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {
+        let policy = try LivenessPolicy.preset(.high).validated()
+        var generator = PlanGenerator.seeded(11)
+        for _ in 0..<3 {
+            let plan = ChallengePlanner.plan(for: policy, using: &generator)
+            var kept = LivenessSession(policy: policy, plan: plan), reloaded = kept
+            let expected = Self.run(&kept, person: Subject())
+            let decision = Self.run(&reloaded, person: Subject(), reload: true)
+            #expect(expected.outcome == .passed)
+            #expect(decision.outcome == expected.outcome && decision.score == expected.score && decision.feedback == expected.feedback)
+            #expect(decision.checks == expected.checks && reloaded.frameCount == kept.frameCount)
+        }
     }
 
     @Test func identityIsSampledThreeTimesOnRestingFacesOnly() throws {

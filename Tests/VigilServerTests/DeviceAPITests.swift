@@ -60,13 +60,16 @@ import VigilSynth
 
     /// A synthetic person in front of the "camera", reacting to what the server answers, for one
     /// session; returns the session id and token and the last frame answer.
-    func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64) -> (id: String, token: String, last: TestServer.Response) {
+    /// `beforeFrame` runs before each frame with its index (a test may switch servers there).
+    func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64,
+                           beforeFrame: (Int) -> Void = { _ in }) -> (id: String, token: String, last: TestServer.Response) {
         let (id, token) = t.createSession(["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion"]])
         var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: seed)
         var screen = ScreenState()
         var random = SynthRandom(seed: seed &+ 6)
         var last = TestServer.Response(status: 0, headers: [:], body: [])
         for ms in stride(from: 0, to: 20_000, by: 100) {
+            beforeFrame(ms / 100)
             var pixels = person.frame(at: ms, screen: screen)
             pixels.addNoise(sigma: 2, using: &random)
             last = frame(t, token, pixels.image().jpegData(quality: 85), at: String(ms))
@@ -112,6 +115,32 @@ import VigilSynth
         // The token is used up.
         #expect(frame(t, token, try Self.jpegFrame()).errorCode == "session_finished")
         #expect(t.request("GET", "/v1/client/session", bearer: token).json["outcome"] as? String == "passed")
+    }
+
+    /// Two servers over one database take turns, every seven frames, at one session: each one
+    /// continues from the engine state the other stored, so the challenges go on where they were.
+    @Test func anotherProcessContinuesASessionFromItsStoredEngineState() throws {
+        let t = try TestServer()
+        let peer = try t.peer()
+        defer { peer.shutdown() }
+        let analyzer = try FaceAnalyzer(models: TestServer.models)
+        let rig = try FaceRig(photo: try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace", analyzer: analyzer)
+        let ports = [t.server.port, peer.port]
+        var switches = 0
+        func run(_ seed: UInt64) -> TestServer.Response {
+            livePersonSession(t, rig: rig, seed: seed) { index in
+                let next = ports[(index / 7) % 2]
+                if next != t.port { switches += 1 }
+                t.port = next
+            }.last
+        }
+        var last = run(3)
+        if last.json["outcome"] as? String != "passed" {
+            print("live session rejected, trying another: \(String(decoding: last.body, as: UTF8.self))")
+            last = run(4)
+        }
+        #expect(last.json["outcome"] as? String == "passed")
+        #expect(switches >= 4)
     }
 
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {

@@ -16,6 +16,8 @@ final class TestServer: @unchecked Sendable {
     let data: URL
     var apiKeys: [String: String] = [:]
     var tenantIds: [String: String] = [:]
+    /// The port requests go to (the server's unless a test points it at another process's).
+    var port: UInt16
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, allowPrivateWebhooks: Bool = false) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
@@ -30,6 +32,14 @@ final class TestServer: @unchecked Sendable {
         configuration.sessionLifetime = sessionLifetime
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         server = try VigilServer(configuration: configuration, models: Self.models)
+        port = server.port
+    }
+
+    /// Another server over the same data directory, as a second process would be.
+    func peer() throws -> VigilServer {
+        var configuration = ServerConfiguration(dataDirectory: data)
+        configuration.port = 0
+        return try VigilServer(configuration: configuration, models: Self.models)
     }
 
     deinit { server.shutdown() }
@@ -47,7 +57,7 @@ final class TestServer: @unchecked Sendable {
     }
 
     func request(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], body: [UInt8]? = nil) -> Response {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }

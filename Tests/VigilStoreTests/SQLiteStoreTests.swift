@@ -62,6 +62,7 @@ import VigilCore
         var record = Self.session("ses_1")
         record.locale = "pt-BR"
         record.theme = "dark"
+        record.risk = SessionRisk(velocity: .init(failedSessions: 6, windowSeconds: 180, raised: true))
         try store.insertSession(record)
         #expect(try store.session(tokenHash: "token-ses_1") == record)
         #expect(try store.session(tokenHash: "token-other") == nil)
@@ -149,6 +150,44 @@ import VigilCore
         #expect(try store.idempotency(tenantId: "tn_a", key: "k") == record)
         #expect(try store.idempotency(tenantId: "tn_b", key: "k") == nil)
         #expect(throws: StoreError.self) { try store.insertIdempotency(record) }
+    }
+
+    @Test func personalDataIsKeptUntilItsDeadlineOrErasedAtOnce() throws {
+        let store = try Self.seeded()
+        let later = Self.now.addingTimeInterval(7 * 86400)
+        for id in ["ses_kept", "ses_erased"] {
+            var record = Self.session(id)
+            try store.insertSession(record, reference: ReferenceFace(descriptor: [1, 2, 3], deleteAfter: later))
+            record = try store.updateSession(record, enqueue: nil, personalData: .storeAuditImage(AuditImage(jpeg: [0xFF, 0xD8, 1], deleteAfter: later)))
+            // A better frame replaces the image.
+            try store.updateSession(record, enqueue: nil, personalData: .storeAuditImage(AuditImage(jpeg: [0xFF, 0xD8, 2], deleteAfter: later)))
+        }
+        #expect(try store.auditImage(sessionId: "ses_kept")?.jpeg == [0xFF, 0xD8, 2])
+        #expect(try store.referenceFace(sessionId: "ses_kept")?.descriptor == [1, 2, 3])
+        let erased = try #require(try store.session(id: "ses_erased", tenantId: "tn_a"))
+        try store.updateSession(erased, enqueue: nil, personalData: .erase)
+        #expect(try store.auditImage(sessionId: "ses_erased") == nil && store.referenceFace(sessionId: "ses_erased") == nil)
+        #expect(try store.purgePersonalData(now: later.addingTimeInterval(-1)) == 0)
+        #expect(try store.auditImage(sessionId: "ses_kept") != nil)
+        #expect(try store.purgePersonalData(now: later) == 2)
+        #expect(try store.auditImage(sessionId: "ses_kept") == nil && store.referenceFace(sessionId: "ses_kept") == nil)
+        #expect(try store.session(id: "ses_kept", tenantId: "tn_a") != nil)   // the session and its result stay
+    }
+
+    @Test func failedSessionsAreCountedPerTenantAndSsidInTheWindow() throws {
+        let store = try Self.seeded()
+        for (i, (tenant, outcome, age)) in [("tn_a", "failed", 10.0), ("tn_a", "failed", 100), ("tn_a", "passed", 10), ("tn_a", "failed", 400),
+                                             ("tn_b", "failed", 10)].enumerated() {
+            var record = Self.session("ses_\(i)", tenant: tenant)
+            try store.insertSession(record)
+            record.outcome = outcome
+            record.status = .completed
+            record.updatedAt = Self.now.addingTimeInterval(-age)
+            try store.updateSession(record, enqueue: nil)
+        }
+        #expect(try store.failedSessions(tenantId: "tn_a", ssid: "device-1", since: Self.now.addingTimeInterval(-180)) == 2)
+        #expect(try store.failedSessions(tenantId: "tn_a", ssid: "device-2", since: Self.now.addingTimeInterval(-180)) == 0)
+        #expect(try store.failedSessions(tenantId: "tn_b", ssid: "device-1", since: Self.now.addingTimeInterval(-180)) == 1)
     }
 
     @Test func anUnopenableDatabaseIsATypedError() {
