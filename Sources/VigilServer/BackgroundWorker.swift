@@ -6,9 +6,10 @@ import Synchronization
 import VigilCore
 import VigilStore
 
-/// Once a second: marks sessions past `expiresAt` expired (queuing `session.expired`), then sends
-/// due webhooks from the outbox, retrying with exponential backoff and jitter for 24 h before
-/// dead-lettering. Everything it does is in the store, so a restart loses nothing.
+/// Once a second: marks sessions past `expiresAt` expired (queuing `session.expired`), deletes
+/// audit images and reference faces past their retention deadline, then sends due webhooks from
+/// the outbox, retrying with exponential backoff and jitter for 24 h before dead-lettering.
+/// Everything it does is in the store, so a restart loses nothing.
 final class BackgroundWorker: Sendable {
     /// How long a delivery is retried.
     static let retryWindow: TimeInterval = 24 * 3600
@@ -42,6 +43,9 @@ final class BackgroundWorker: Sendable {
     func tick(now: Date = Date()) {
         for session in (try? context.store.expiredSessions(now: now, limit: 100)) ?? [] {
             _ = try? context.expireIfDue(session, now: now)
+        }
+        if let purged = try? context.store.purgePersonalData(now: now), purged > 0 {
+            context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
         for delivery in (try? context.store.dueWebhooks(now: now, limit: 20)) ?? [] {
             deliver(delivery, now: now)

@@ -92,9 +92,12 @@ enum TenantAPI {
     struct SessionView: Encodable {
         let sessionId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, updatedAt: Date
         let policy: LivenessPolicy, ssid: String?, externalRef: String?, locale: String?, theme: String?
+        let risk: SessionRisk?
         let result: VerdictPayload?, signedResult: String?
+        /// The best frame (JPEG, base64), until erased or past retention.
+        let auditImage: String?
 
-        init(_ r: SessionRecord) {
+        init(_ r: SessionRecord, auditImage: AuditImage?) {
             sessionId = r.id
             status = r.status
             createdAt = r.createdAt
@@ -105,8 +108,10 @@ enum TenantAPI {
             externalRef = r.externalRef
             locale = r.locale
             theme = r.theme
+            risk = r.risk
             result = r.verdict
             signedResult = r.signedResult
+            self.auditImage = auditImage.map { Data($0.jpeg).base64EncodedString() }
         }
     }
 
@@ -121,7 +126,9 @@ enum TenantAPI {
     }
 
     static func readSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        .json(SessionView(try owned(request, context)))
+        let record = try owned(request, context)
+        let image = try context.stored { () throws(StoreError) in try context.store.auditImage(sessionId: record.id) }
+        return .json(SessionView(record, auditImage: image))
     }
 
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
@@ -132,7 +139,8 @@ enum TenantAPI {
         record.engineState = nil
         record.updatedAt = Date()
         let stored = try context.stored { () throws(StoreError) in
-            try context.store.updateSession(record, enqueue: cancelling ? try context.event("session.cancelled", for: record) : nil)
+            try context.store.updateSession(record, enqueue: cancelling ? try context.event("session.cancelled", for: record) : nil,
+                                            personalData: .erase)
         }
         struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
         return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))

@@ -5,15 +5,16 @@ import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--allow-private-webhooks] [--no-rate-limits]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads"], switches: ["allow-private-webhooks", "no-rate-limits"])
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "retention-days"], switches: ["allow-private-webhooks", "no-rate-limits"])
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
         configuration.host = args.value("host") ?? "127.0.0.1"
         configuration.port = UInt16(try args.double("port", default: 8080, range: 0...65535))
         configuration.threads = Int(try args.double("threads", default: 2, range: 1...64))
+        configuration.retention = try args.double("retention-days", default: 7, range: 0.001...3650) * 86400
         configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
         configuration.rateLimits.enabled = !args.has("no-rate-limits")

@@ -109,6 +109,8 @@ import VigilSynth
         // The tenant reads the same signed result; a tampered copy does not verify.
         let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
         #expect(read.json["signedResult"] as? String == compact)
+        let audit = try #require((read.json["auditImage"] as? String).flatMap { Data(base64Encoded: $0) })
+        #expect(try Image(encoded: [UInt8](audit)).width == 640)
         var tampered = Array(compact.utf8)
         tampered[tampered.count / 2] = tampered[tampered.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         #expect((try? CompactJWS(parsing: String(decoding: tampered, as: UTF8.self)))?.isSigned(by: key) != true)

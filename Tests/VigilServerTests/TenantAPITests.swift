@@ -75,15 +75,40 @@ import VigilStore
         #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)
     }
 
-    @Test func erasingASessionCancelsItAndEndsTheDeviceToken() throws {
+    @Test func erasingASessionCancelsItDeletesItsAuditImageAndEndsTheDeviceToken() throws {
         let t = try TestServer()
         let (id, token) = t.createSession()
+        let jpeg = try DeviceAPITests.jpegFrame()
+        #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
+                          body: jpeg).status == 200)
+        // The well-placed frame is the audit image, as uploaded.
+        #expect(try t.store.auditImage(sessionId: id)?.jpeg == jpeg)
+        let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
+        #expect((read.json["auditImage"] as? String).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } == jpeg)
         let erased = t.request("DELETE", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
         #expect(erased.status == 200 && erased.json["status"] as? String == "cancelled")
         #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.engineState == nil)
+        #expect(try t.store.auditImage(sessionId: id) == nil)
+        #expect(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["auditImage"] == nil)
         let frame = t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                               body: [0xFF, 0xD8, 0xFF, 0xE0])
         #expect(frame.status == 409 && frame.errorCode == "session_finished")
+    }
+
+    @Test func theBackgroundPurgeDeletesAuditImagesPastRetentionAndKeepsTheSession() throws {
+        let t = try TestServer(retention: 1)
+        let (id, token) = t.createSession()
+        #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
+                          body: try DeviceAPITests.jpegFrame()).status == 200)
+        #expect(try t.store.auditImage(sessionId: id) != nil)
+        var waited = 0.0
+        while try t.store.auditImage(sessionId: id) != nil, waited < 5 {
+            Thread.sleep(forTimeInterval: 0.2)
+            waited += 0.2
+        }
+        #expect(try t.store.auditImage(sessionId: id) == nil)
+        #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .capturing)
+        #expect(String(decoding: t.request("GET", "/metrics").body, as: UTF8.self).contains("vigil_personal_data_purged_total 1"))
     }
 
     @Test func publicEndpointsAnswer() throws {

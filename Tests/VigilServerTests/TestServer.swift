@@ -19,7 +19,8 @@ final class TestServer: @unchecked Sendable {
     /// The port requests go to (the server's unless a test points it at another process's).
     var port: UInt16
 
-    init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, allowPrivateWebhooks: Bool = false) throws {
+    init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
+         allowPrivateWebhooks: Bool = false) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
         for name in tenants {
@@ -30,6 +31,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
         configuration.sessionLifetime = sessionLifetime
+        configuration.retention = retention
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         server = try VigilServer(configuration: configuration, models: Self.models)
         port = server.port
