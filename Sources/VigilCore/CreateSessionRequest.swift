@@ -12,14 +12,17 @@ public struct CreateSessionRequest: Codable, Hashable, Sendable {
     public var locale: String?, theme: String?
     /// Where the capture page sends the user when done.
     public var redirectUrl: String?
+    /// A photo (JPEG or PNG, base64) the live face must match; the result then carries `match`.
+    public var referenceImage: String?
 
-    /// The fields a request may carry; anything else is refused (`referenceImage` and
-    /// `collectLocation` of the SPEC are not built yet, so they are refused too).
-    public static let fields: Set<String> = ["policy", "riskLevel", "ssid", "externalRef", "locale", "theme", "redirectUrl"]
+    /// The fields a request may carry; anything else is refused (`collectLocation` of the SPEC is
+    /// not built yet, so it is refused too).
+    public static let fields: Set<String> = ["policy", "riskLevel", "ssid", "externalRef", "locale", "theme", "redirectUrl", "referenceImage"]
 
     /// A request.
     public init(policy: LivenessPolicy? = nil, riskLevel: RiskLevel? = nil, ssid: String? = nil, externalRef: String? = nil,
-                locale: String? = nil, theme: String? = nil, redirectUrl: String? = nil) {
+                locale: String? = nil, theme: String? = nil, redirectUrl: String? = nil, referenceImage: String? = nil) {
+        self.referenceImage = referenceImage
         self.policy = policy
         self.riskLevel = riskLevel
         self.ssid = ssid

@@ -17,6 +17,23 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
         }
     }
 
+    /// The live face against the session's reference photo.
+    public struct Match: Codable, Hashable, Sendable {
+        /// Whether they are the same person (distance within the threshold).
+        public var matched: Bool
+        /// In [0, 1]; 0.5 at the threshold.
+        public var similarity: Double
+        /// Descriptor distance.
+        public var distance: Double
+
+        /// A match.
+        public init(matched: Bool, similarity: Double, distance: Double) {
+            self.matched = matched
+            self.similarity = similarity
+            self.distance = distance
+        }
+    }
+
     /// Issuer: the server's base URL.
     public var iss: String
     /// Audience: the tenant id.
@@ -37,10 +54,16 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
     public var feedback: [FeedbackCode]
     /// Per-check outcomes by name (the challenges under "challenges").
     public var checks: [String: Check]
+    /// The reference-photo match, when the session had one.
+    public var match: Match?
+    /// Risk signals found at creation (velocity), when any.
+    public var risk: SessionRisk?
 
     /// A payload.
     public init(iss: String, aud: String, sub: String, iat: Int, jti: String, externalRef: String?, outcome: String, score: Double,
-                feedback: [FeedbackCode], checks: [String: Check]) {
+                feedback: [FeedbackCode], checks: [String: Check], match: Match? = nil, risk: SessionRisk? = nil) {
+        self.match = match
+        self.risk = risk
         self.iss = iss
         self.aud = aud
         self.sub = sub

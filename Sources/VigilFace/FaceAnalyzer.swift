@@ -69,10 +69,11 @@ public final class FaceAnalyzer: @unchecked Sendable {
         vf_encoder_destroy(encoder)
     }
 
-    /// Full detection: every face above `minScore`, largest first.
-    public func detect(in image: Image) -> [FaceObservation] {
+    /// Full detection: every face above `minScore`, largest first, down to `minFaceFraction` of
+    /// the short side (the options' value unless given).
+    public func detect(in image: Image, minFaceFraction: Double? = nil) -> [FaceObservation] {
         let shortSide = Double(min(image.width, image.height))
-        let scale = min(1, Self.detectorWindow / max(1, options.minFaceFraction * shortSide))
+        let scale = min(1, Self.detectorWindow / max(1, (minFaceFraction ?? options.minFaceFraction) * shortSide))
         return runDetector(on: image.grayscale(scale: scale))
             .sorted { $0.box.area > $1.box.area }
             .map { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }

@@ -11,6 +11,21 @@ public struct FaceDescriptor: Codable, Hashable, Sendable {
         self.values = values
     }
 
+    /// The values as 512 bytes (little-endian Float32), for storage.
+    public var bytes: [UInt8] {
+        values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+    }
+
+    /// A descriptor from `bytes`' layout; nil when the length or a value is wrong.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.dimension * 4 else { return nil }
+        let values = (0..<Self.dimension).map { i in
+            Float(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[i * 4 + $1]) << (8 * $1) })
+        }
+        guard values.allSatisfy(\.isFinite) else { return nil }
+        self.values = values
+    }
+
     /// Euclidean distance to another descriptor.
     public func distance(to other: FaceDescriptor) -> Double {
         var sum: Float = 0

@@ -7,6 +7,9 @@ public struct IdentityCheck: Codable, Sendable {
     public var maxDistance = 0.6
 
     private var first: FaceDescriptor?
+    /// The first sample: a resting, near-frontal face of the person (what a reference photo is
+    /// compared with).
+    public var firstDescriptor: FaceDescriptor? { first }
     private var samples = 0
     private var largest = 0.0
 

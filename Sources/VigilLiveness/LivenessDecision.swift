@@ -48,7 +48,7 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
             }
             if challenges.contains(where: { $0.state == .timedOut }) { feedback.append(.challengeTimeout) }
             if challenges.contains(where: { $0.state == .failed }) { feedback.append(.motionIssue) }
-            let order: [FeedbackCode] = [.identityChanged, .multipleFaces, .faceNotFound, .lightingIssue, .motionIssue,
+            let order: [FeedbackCode] = [.faceMismatch, .identityChanged, .multipleFaces, .faceNotFound, .lightingIssue, .motionIssue,
                                          .deviceIssue, .holdStill]
             let failed = checks.values.compactMap { $0.passed ? nil : $0.feedback }
             feedback += order.filter(failed.contains)

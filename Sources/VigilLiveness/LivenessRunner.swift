@@ -83,8 +83,8 @@ public struct LivenessRunner {
         session.startReflection(atMs: timestampMs)
     }
 
-    /// The decision on everything processed so far.
-    public func decide() -> LivenessDecision { session.decide() }
+    /// The decision on everything processed so far (see `LivenessSession.decide(extraChecks:)`).
+    public func decide(extraChecks: [String: CheckResult] = [:]) -> LivenessDecision { session.decide(extraChecks: extraChecks) }
 }
 
 /// FNV-1a, 64 bits: a cheap content hash for repeated-frame detection (not a security boundary).

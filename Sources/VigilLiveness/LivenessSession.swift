@@ -172,8 +172,12 @@ public struct LivenessSession: Codable, Sendable {
         return sharp * frontal * eyes
     }
 
-    /// The verdict on everything seen so far.
-    public func decide() -> LivenessDecision {
+    /// The first identity sample, once taken: the person's resting face.
+    public var identityDescriptor: FaceDescriptor? { identity.firstDescriptor }
+
+    /// The verdict on everything seen so far, with `extraChecks` decided by the caller (a
+    /// reference-photo match) counted like the engine's own.
+    public func decide(extraChecks: [String: CheckResult] = [:]) -> LivenessDecision {
         var checks: [String: CheckResult] = [
             "frameTiming": timing.result, "singleFace": singleFace.result, "planarMotion": planar.result,
             "identity": identity.result, "screenPattern": screen.result,
@@ -181,6 +185,7 @@ public struct LivenessSession: Codable, Sendable {
         if plan.reflection != nil {
             checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
         }
+        checks.merge(extraChecks) { engine, _ in engine }
         return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames)
     }
 }

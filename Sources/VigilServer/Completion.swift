@@ -1,14 +1,31 @@
 import Foundation
 import VigilCore
+import VigilFace
 import VigilHTTP
 import VigilLiveness
 import VigilStore
 
-/// Ends a session with the engine's decision: the signed result, the stored state and the
-/// `session.completed` webhook are written in one transaction.
+/// Ends a session with the engine's decision (and the reference-photo match, when the session has
+/// a reference): the signed result, the stored state and the `session.completed` webhook are
+/// written in one transaction.
 enum Completion {
-    static func complete(_ record: SessionRecord, decision: LivenessDecision, personalData: PersonalDataChange = .keep,
+    static func complete(_ record: SessionRecord, runner: LivenessRunner, personalData: PersonalDataChange = .keep,
                          _ context: ServerContext) throws(HTTPError) -> SessionRecord {
+        let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: record.id) }
+        var match: VerdictPayload.Match?
+        var extraChecks: [String: CheckResult] = [:]
+        if let reference {
+            if let stored = FaceDescriptor(bytes: reference.descriptor), let live = runner.session.identityDescriptor {
+                let compared = FaceMatcher().compare(stored, live)
+                match = VerdictPayload.Match(matched: compared.matched, similarity: (compared.similarity * 1000).rounded() / 1000,
+                                             distance: (compared.distance * 1000).rounded() / 1000)
+                extraChecks["match"] = CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
+                                                   reason: compared.matched ? nil : "face_mismatch")
+            } else {
+                extraChecks["match"] = CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face")
+            }
+        }
+        let decision = runner.decide(extraChecks: extraChecks)
         var checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
         let passedChallenges = decision.challenges.filter { $0.state == .passed }.count
         checks["challenges"] = VerdictPayload.Check(
@@ -18,7 +35,8 @@ enum Completion {
         let now = Date()
         let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
                                      jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
-                                     score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks)
+                                     score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks,
+                                     match: match, risk: record.risk)
         let signed: (json: [UInt8], jws: String)
         do {
             signed = try context.signer.sign(payload)

@@ -142,7 +142,7 @@ enum DeviceAPI {
             let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs
                 ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: Date().addingTimeInterval(context.configuration.retention))) : .keep
             if entry.runner.session.finished {
-                entry.record = try Completion.complete(entry.record, decision: entry.runner.decide(), personalData: personalData, context)
+                entry.record = try Completion.complete(entry.record, runner: entry.runner, personalData: personalData, context)
             } else {
                 var next = entry.record
                 next.status = .capturing
@@ -174,7 +174,7 @@ enum DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         return try withEngine(record, context) { entry in
-            entry.record = try Completion.complete(entry.record, decision: entry.runner.decide(), context)
+            entry.record = try Completion.complete(entry.record, runner: entry.runner, context)
             return .json(statusView(entry.record))
         }
     }

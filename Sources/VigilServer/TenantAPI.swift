@@ -1,6 +1,7 @@
 import Foundation
 import VigilCore
 import VigilCrypto
+import VigilFace
 import VigilHTTP
 import VigilLiveness
 import VigilStore
@@ -8,9 +9,10 @@ import VigilStore
 /// The tenant API: sessions (create, read, erase).
 enum TenantAPI {
     static func register(_ router: inout Router, _ context: ServerContext) {
-        router.add("POST", "/v1/sessions", bodyLimit: 64 * 1024) { try createSession($0, context) }
+        router.add("POST", "/v1/sessions", bodyLimit: PhotoUpload.bodyLimitForOne) { try createSession($0, context) }
         router.add("GET", "/v1/sessions/{sessionId}") { try readSession($0, context) }
         router.add("DELETE", "/v1/sessions/{sessionId}") { try eraseSession($0, context) }
+        router.add("POST", "/v1/compare", bodyLimit: PhotoUpload.bodyLimitForTwo) { try compare($0, context) }
         router.add("GET", "/v1/webhooks") { try readWebhook($0, context) }
         router.add("PUT", "/v1/webhooks", bodyLimit: 8 * 1024) { try writeWebhook($0, context) }
     }
@@ -51,13 +53,17 @@ enum TenantAPI {
         } catch {
             throw HTTPError(400, "invalid_policy", error.description)
         }
+        let reference = try body.referenceImage.map { (image) throws(HTTPError) in
+            let face = try PhotoUpload.face(image, field: "referenceImage", context)
+            return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: Date().addingTimeInterval(context.configuration.retention))
+        }
         let (record, token) = newSession(tenantId: tenant.id, policy: validated, context) {
             $0.ssid = body.ssid
             $0.externalRef = body.externalRef
             $0.locale = body.locale
             $0.theme = body.theme
         }
-        try context.stored { () throws(StoreError) in try context.store.insertSession(record) }
+        try context.stored { () throws(StoreError) in try context.store.insertSession(record, reference: reference) }
         let now = record.createdAt
         let created = SessionCreated(sessionId: record.id, sessionToken: token, captureUrl: "\(context.baseURL)/c/\(record.id)#\(token)",
                                      expiresAt: ISO8601DateFormatter().string(from: record.expiresAt))
@@ -129,6 +135,18 @@ enum TenantAPI {
         let record = try owned(request, context)
         let image = try context.stored { () throws(StoreError) in try context.store.auditImage(sessionId: record.id) }
         return .json(SessionView(record, auditImage: image))
+    }
+
+    /// 1:1 comparison of the largest faces of two photos; nothing is stored.
+    static func compare(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        _ = try context.tenant(request)
+        let body = try context.decode(CompareRequest.self, from: request.body, fields: CompareRequest.fields)
+        let a = try PhotoUpload.face(body.imageA, field: "imageA", context)
+        let b = try PhotoUpload.face(body.imageB, field: "imageB", context)
+        let match = FaceMatcher().compare(a.descriptor, b.descriptor)
+        context.metrics.add("vigil_comparisons_total")
+        return .json(CompareResult(matched: match.matched, similarity: match.similarity, distance: match.distance, threshold: match.threshold,
+                                   facesInA: a.faces, facesInB: b.faces))
     }
 
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {

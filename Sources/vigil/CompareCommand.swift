@@ -19,19 +19,23 @@ enum CompareCommand {
         let threshold = try args.double("threshold", default: FaceMatcher.defaultThreshold, range: 0.01...2)
         let minFace = try args.double("min-face", default: DetectionOptions.photos.minFaceFraction, range: 0.01...1)
         let images = try args.positionals.map(ImageLoader.load)
-        let analyzer = try FaceAnalyzer(models: try FaceModels(), options: DetectionOptions(minFaceFraction: minFace))
+        let analyzer = try FaceAnalyzer(models: try FaceModels())
         var descriptors: [FaceDescriptor] = []
         var counts: [Int] = []
         for (name, image) in zip(["A", "B"], images) {
-            let faces = analyzer.detect(in: image)   // largest first
-            guard let face = faces.first else {
+            let face: PhotoFace
+            do {
+                face = try PhotoFace(in: image, analyzer: analyzer, minFaceFraction: minFace)
+            } catch .noFace {
                 throw CLIError(code: "no_face", message: "no face found in image \(name)")
+            } catch {
+                throw CLIError(code: "encoder_failed", message: "image \(name): the face could not be described")
             }
-            if args.has("single") && faces.count > 1 {
-                throw CLIError(code: "multiple_faces", message: "image \(name) holds \(faces.count) faces")
+            if args.has("single") && face.faces > 1 {
+                throw CLIError(code: "multiple_faces", message: "image \(name) holds \(face.faces) faces")
             }
-            descriptors.append(try analyzer.descriptor(for: face, in: image))
-            counts.append(faces.count)
+            descriptors.append(face.descriptor)
+            counts.append(face.faces)
         }
         let match = FaceMatcher(threshold: threshold).compare(descriptors[0], descriptors[1])
         try printJSON(Report(matched: match.matched, distance: match.distance, similarity: match.similarity,

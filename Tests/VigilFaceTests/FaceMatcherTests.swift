@@ -41,6 +41,16 @@ import VigilCore
         }
     }
 
+    @Test func descriptorBytesRoundTripExactlyAndBadBytesAreRefused() {
+        let descriptor = FaceDescriptor((0..<128).map { Float($0) * 0.013 - 0.7 })
+        #expect(descriptor.bytes.count == 512)
+        #expect(FaceDescriptor(bytes: descriptor.bytes) == descriptor)
+        #expect(FaceDescriptor(bytes: Array(descriptor.bytes.dropLast())) == nil)
+        var nan = descriptor.bytes
+        withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { nan.replaceSubrange(0..<4, with: $0) }
+        #expect(FaceDescriptor(bytes: nan) == nil)
+    }
+
     @Test func similarityIsOneHalfAtTheThresholdAndFallsWithDistance() {
         let zero = FaceDescriptor([Float](repeating: 0, count: 128))
         func at(_ distance: Float) -> FaceDescriptor { FaceDescriptor([distance] + [Float](repeating: 0, count: 127)) }

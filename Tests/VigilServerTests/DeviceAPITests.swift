@@ -61,9 +61,11 @@ import VigilSynth
     /// A synthetic person in front of the "camera", reacting to what the server answers, for one
     /// session; returns the session id and token and the last frame answer.
     /// `beforeFrame` runs before each frame with its index (a test may switch servers there).
-    func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64,
+    /// `extra` fields go into the session's creation request.
+    func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64, extra: [String: Any] = [:],
                            beforeFrame: (Int) -> Void = { _ in }) -> (id: String, token: String, last: TestServer.Response) {
-        let (id, token) = t.createSession(["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion"]])
+        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion"]]
+        let (id, token) = t.createSession(policy.merging(extra) { a, _ in a })
         var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: seed)
         var screen = ScreenState()
         var random = SynthRandom(seed: seed &+ 6)
@@ -92,11 +94,13 @@ import VigilSynth
         let t = try TestServer()
         let analyzer = try FaceAnalyzer(models: TestServer.models)
         let rig = try FaceRig(photo: try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace", analyzer: analyzer)
-        var (id, token, last) = livePersonSession(t, rig: rig, seed: 3)
+        // The photo the synthetic person is made from is their reference image.
+        let reference = ["referenceImage": try Data(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg")).base64EncodedString()]
+        var (id, token, last) = livePersonSession(t, rig: rig, seed: 3, extra: reference)
         if last.json["outcome"] as? String != "passed" {
             let verdict = (last.json["signedResult"] as? String).flatMap { try? CompactJWS(parsing: $0) }.map { String(decoding: $0.payload, as: UTF8.self) }
             print("live session rejected, trying another: \(verdict ?? String(decoding: last.body, as: UTF8.self))")
-            (id, token, last) = livePersonSession(t, rig: rig, seed: 4)
+            (id, token, last) = livePersonSession(t, rig: rig, seed: 4, extra: reference)
         }
         #expect(last.json["outcome"] as? String == "passed")
         let compact = try #require(last.json["signedResult"] as? String)
@@ -106,6 +110,7 @@ import VigilSynth
         #expect(jws.header.alg == "EdDSA" && jws.isSigned(by: key))
         let payload = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
         #expect(payload.aud == t.tenantIds["a"] && payload.sub == id && payload.outcome == "passed")
+        #expect(payload.match?.matched == true && (payload.match?.similarity ?? 0) >= 0.5)
         // The tenant reads the same signed result; a tampered copy does not verify.
         let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
         #expect(read.json["signedResult"] as? String == compact)

@@ -1,0 +1,39 @@
+import Foundation
+import VigilFace
+import VigilHTTP
+
+/// Photos sent inside JSON bodies (a session's reference image, the two sides of a comparison):
+/// base64, bounded, decoded and described, each failure with its own error.
+enum PhotoUpload {
+    /// The largest photo accepted, decoded.
+    static let maxBytes = 6 * 1024 * 1024
+    /// The most pixels a photo may decode to (a 16-megapixel phone photo).
+    static let maxPixels = 4096 * 4096
+    /// Request body limit for one photo in base64 plus the other fields.
+    static let bodyLimitForOne = maxBytes / 3 * 4 + 1024 * 1024
+    /// Request body limit for two photos.
+    static let bodyLimitForTwo = 2 * (maxBytes / 3 * 4) + 1024 * 1024
+
+    /// The largest face of the photo in `field`.
+    static func face(_ base64: String, field: String, _ context: ServerContext) throws(HTTPError) -> PhotoFace {
+        guard base64.utf8.count <= maxBytes / 3 * 4 + 4 else {
+            throw HTTPError(413, "image_too_large", "'\(field)' is larger than \(maxBytes / 1024 / 1024) MB")
+        }
+        guard let data = Data(base64Encoded: base64) else {
+            throw HTTPError(400, "invalid_field", "'\(field)' is not standard base64")
+        }
+        let image: Image
+        do {
+            image = try Image(encoded: data, maxPixels: maxPixels)
+        } catch {
+            throw HTTPError(422, "invalid_image", "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
+        }
+        do {
+            return try context.analyzers.with { try PhotoFace(in: image, analyzer: $0) }
+        } catch PhotoFace.Failure.noFace {
+            throw HTTPError(422, "no_face", "no face was found in '\(field)'")
+        } catch {
+            throw HTTPError(422, "invalid_image", "the face in '\(field)' could not be described")
+        }
+    }
+}
