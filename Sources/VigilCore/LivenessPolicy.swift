@@ -101,6 +101,28 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
         }
     }
 
+    /// One step stricter, for a session that risk signals flag: a reflection sequence when there
+    /// is none, else the strict one, else one more motion; nil when nothing stricter is left.
+    /// (`low` raised is exactly `medium`.)
+    public func raised() -> LivenessPolicy? {
+        var stricter = self
+        switch type {
+        case .motion: stricter.type = .both
+        case .reflection where !motions.isEmpty && !reflectionStrict:
+            stricter.type = .both
+            stricter.count = 1
+        case .reflection, .both:
+            if !reflectionStrict {
+                stricter.reflectionStrict = true
+            } else if type == .both, count < motions.count {
+                stricter.count += 1
+            } else {
+                return nil
+            }
+        }
+        return stricter
+    }
+
     private enum CodingKeys: String, CodingKey {
         case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict
     }

@@ -47,12 +47,13 @@ enum TenantAPI {
         case (let explicit?, nil): policy = explicit
         case (nil, let level): policy = .preset(level ?? .medium)
         }
-        let validated: LivenessPolicy
+        var validated: LivenessPolicy
         do {
             validated = try policy.validated()
         } catch {
             throw HTTPError(400, "invalid_policy", error.description)
         }
+        let risk = try body.ssid.map { (ssid) throws(HTTPError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
         let reference = try body.referenceImage.map { (image) throws(HTTPError) in
             let face = try PhotoUpload.face(image, field: "referenceImage", context)
             return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: Date().addingTimeInterval(context.configuration.retention))
@@ -62,6 +63,7 @@ enum TenantAPI {
             $0.externalRef = body.externalRef
             $0.locale = body.locale
             $0.theme = body.theme
+            $0.risk = risk
         }
         try context.stored { () throws(StoreError) in try context.store.insertSession(record, reference: reference) }
         let now = record.createdAt

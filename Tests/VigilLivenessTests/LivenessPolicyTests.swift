@@ -3,6 +3,22 @@ import Testing
 import VigilCore
 
 @Suite struct LivenessPolicyTests {
+    @Test func raisingAPolicyMakesItOneStepStricterUntilNothingIsLeft() throws {
+        #expect(LivenessPolicy.preset(.low).raised() == .preset(.medium))
+        var policy = LivenessPolicy.preset(.free)
+        var steps = 0
+        while let stricter = policy.raised() {
+            #expect(try stricter.validated() == stricter)
+            #expect(stricter.count >= policy.count && (stricter.type == .both || stricter.type == policy.type))
+            policy = stricter
+            steps += 1
+        }
+        // Reflection, strict reflection, then motions up to all six.
+        #expect(steps == 2 + 5 && policy.count == Motion.allCases.count && policy.reflectionStrict)
+        #expect(LivenessPolicy(count: 0, type: .reflection).raised()?.type == .both)
+        #expect(LivenessPolicy(motions: [], count: 0, type: .reflection).raised()?.reflectionStrict == true)
+    }
+
     @Test(arguments: RiskLevel.allCases) func everyPresetIsValid(_ level: RiskLevel) throws {
         _ = try LivenessPolicy.preset(level).validated()
     }

@@ -111,6 +111,37 @@ import VigilStore
         #expect(String(decoding: t.request("GET", "/metrics").body, as: UTF8.self).contains("vigil_personal_data_purged_total 1"))
     }
 
+    @Test func manyFailedSessionsOfOneSsidRaiseTheNextSessionsPolicyVisibly() throws {
+        let t = try TestServer()
+        func failedSession(_ tenant: String, _ ssid: String) {
+            let (_, token) = t.createSession(tenant: tenant, ["riskLevel": "low", "ssid": ssid])
+            #expect(t.request("POST", "/v1/client/finish", bearer: token).json["outcome"] as? String == "failed")
+        }
+        for _ in 0..<5 { failedSession("a", "device-1") }
+        func next(_ tenant: String, _ ssid: String) -> [String: Any] {
+            let (id, _) = t.createSession(tenant: tenant, ["riskLevel": "low", "ssid": ssid])
+            return t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys[tenant]).json
+        }
+        // Five failures are within the limit.
+        var view = next("a", "device-1")
+        #expect((view["policy"] as? [String: Any])?["type"] as? String == "motion")
+        #expect(((view["risk"] as? [String: Any])?["velocity"] as? [String: Any])?["failedSessions"] as? Int == 5)
+        failedSession("a", "device-1")
+        view = next("a", "device-1")
+        #expect((view["policy"] as? [String: Any])?["type"] as? String == "both")
+        let velocity = (view["risk"] as? [String: Any])?["velocity"] as? [String: Any]
+        #expect(velocity?["failedSessions"] as? Int == 6 && velocity?["raised"] as? Bool == true && velocity?["windowSeconds"] as? Int == 180)
+        // Another device, or the same hint at another tenant, is not affected.
+        #expect((next("a", "device-2")["policy"] as? [String: Any])?["type"] as? String == "motion")
+        #expect((next("b", "device-1")["policy"] as? [String: Any])?["type"] as? String == "motion")
+        // The signal is in the signed result too.
+        let (_, token) = t.createSession(["riskLevel": "low", "ssid": "device-1"])
+        let finished = t.request("POST", "/v1/client/finish", bearer: token)
+        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        let payload = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
+        #expect(payload.risk?.velocity?.raised == true)
+    }
+
     @Test func publicEndpointsAnswer() throws {
         let t = try TestServer()
         #expect(t.request("GET", "/healthz").status == 200)
