@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilStore
+@testable import VigilServer
 
 @Suite(.serialized) struct TenantAPITests {
     @Test func creatingASessionNeedsAValidAPIKey() throws {
@@ -70,7 +71,7 @@ import VigilStore
         }
         let policy = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8))
         #expect(String(decoding: policy.body, as: UTF8.self).contains("challengeTimeout"))
-        let huge = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: [UInt8](repeating: 0x20, count: 70 * 1024))
+        let huge = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: [UInt8](repeating: 0x20, count: PhotoUpload.bodyLimitForOne + 1024))
         #expect(huge.status == 413 && huge.errorCode == "body_too_large")
         #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)
     }
