@@ -44,9 +44,20 @@ enum DeviceAPI {
         }
     }
 
+    /// Polls read the session's head and answer from `StatusCache` while its version holds.
     static func status(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-                     body: statusView(try context.deviceSession(request)).jsonBytes)
+        let head = try context.deviceHead(request)
+        let body: [UInt8]
+        if head.status.isFinal || Date() < head.expiresAt, let cached = context.statusAnswers.answer(head.id, version: head.version) {
+            body = cached
+        } else {
+            let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }
+            guard let read else { throw HTTPError(401, "invalid_token", "the session token is not valid") }
+            let record = try context.expireIfDue(read)
+            body = statusView(record).jsonBytes
+            context.statusAnswers.store(body, for: record.id, version: record.version)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
     }
 
     static func statusView(_ record: SessionRecord) -> StatusView {

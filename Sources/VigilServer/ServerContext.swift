@@ -13,6 +13,7 @@ final class ServerContext: Sendable {
     let store: any Store
     let signer: VerdictSigner
     let live = LiveSessions()
+    let statusAnswers = StatusCache()
     let analyzers: AnalyzerPool
     let metrics = Metrics()
     private let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
@@ -81,14 +82,26 @@ final class ServerContext: Sendable {
 
     /// The session whose token is the request's bearer token, expired first when its time is up.
     func deviceSession(_ request: HTTPRequest) throws(HTTPError) -> SessionRecord {
+        try expireIfDue(try authenticateDevice(request) { (hash) throws(StoreError) in try store.session(tokenHash: hash) })
+    }
+
+    /// The head of that session (not expired here: the caller checks `expiresAt`).
+    func deviceHead(_ request: HTTPRequest) throws(HTTPError) -> SessionHead {
+        try authenticateDevice(request) { (hash) throws(StoreError) in try store.sessionHead(tokenHash: hash) }
+    }
+
+    /// What `read` finds by the hash of the request's session token, after the rate limits.
+    private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws(HTTPError) -> T {
         try admit(request)
-        let hash = request.bearerToken.map(Identifiers.hash)
-        guard let token = request.bearerToken, token.utf8.count <= 128, let hash,
-              let record = try stored({ () throws(StoreError) in try store.session(tokenHash: hash) }) else {
+        guard let token = request.bearerToken, token.utf8.count <= 128 else {
+            throw failedAuthentication(request, HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        let hash = Identifiers.hash(token)
+        guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
             throw failedAuthentication(request, HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
         if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
-        return try expireIfDue(record)
+        return found
     }
 
     /// Marks an unfinished session past `expiresAt` as expired (once) and returns it as stored.

@@ -75,6 +75,27 @@ public struct SessionRecord: Hashable, Sendable {
     }
 }
 
+/// The few fields of a session a status poll needs to know whether its cached answer is current.
+public struct SessionHead: Hashable, Sendable {
+    /// The session's id and owner.
+    public var id: String, tenantId: String
+    /// Where the session is.
+    public var status: SessionStatus
+    /// When the token stops working.
+    public var expiresAt: Date
+    /// The record's version.
+    public var version: Int
+
+    /// A head.
+    public init(id: String, tenantId: String, status: SessionStatus, expiresAt: Date, version: Int) {
+        self.id = id
+        self.tenantId = tenantId
+        self.status = status
+        self.expiresAt = expiresAt
+        self.version = version
+    }
+}
+
 /// An Ed25519 signing key for verdicts; retired keys stay published until their results expire.
 public struct SigningKeyRecord: Hashable, Sendable {
     /// Key id, as in the JWS header and JWKS.

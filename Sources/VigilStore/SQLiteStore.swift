@@ -148,6 +148,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         return try row.map(Self.session)
     }
 
+    public func sessionHead(tokenHash: String) throws(StoreError) -> SessionHead? {
+        let row = try reading { c in
+            try c.query("SELECT id, tenant_id, status, expires_at_ms, version FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first
+        }
+        guard let row else { return nil }
+        guard let status = row[2].string.flatMap(SessionStatus.init(rawValue:)) else { throw .corrupt("session status \(row[2])") }
+        return SessionHead(id: row[0].string ?? "", tenantId: row[1].string ?? "", status: status, expiresAt: date(row[3]), version: row[4].int ?? 0)
+    }
+
     @discardableResult
     public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?,
                               personalData: PersonalDataChange) throws(StoreError) -> SessionRecord {

@@ -22,6 +22,8 @@ public protocol Store: Sendable {
     func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord?
     /// The session whose token hashes to `tokenHash`.
     func session(tokenHash: String) throws(StoreError) -> SessionRecord?
+    /// The head of that session only (no engine state, no result): what polls read.
+    func sessionHead(tokenHash: String) throws(StoreError) -> SessionHead?
     /// Writes `session` if its version is still the stored one (then stored version + 1), and
     /// queues `webhook` and applies `personalData` in the same transaction. Returns the record as stored.
     @discardableResult

@@ -150,6 +150,24 @@ import VigilSynth
         #expect(switches >= 4)
     }
 
+    @Test func aCachedPollAnswerFollowsChangesMadeByAnotherProcess() throws {
+        let t = try TestServer()
+        let peer = try t.peer()
+        defer { peer.shutdown() }
+        let (_, token) = t.createSession()
+        let home = t.port
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "created")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "created")   // cached
+        t.port = peer.port
+        #expect(frame(t, token, try Self.jpegFrame()).status == 200)
+        t.port = home
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "capturing")
+        t.port = peer.port
+        #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 200)
+        t.port = home
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "cancelled")
+    }
+
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
         let t = try TestServer()
         let (_, token) = t.createSession()
