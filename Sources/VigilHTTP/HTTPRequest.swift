@@ -36,10 +36,12 @@ public struct HTTPRequest: Sendable {
 
     /// The bearer token of the `Authorization` header.
     public var bearerToken: String? {
-        guard let value = header("authorization") else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        // Byte-wise: this runs on every authenticated request.
+        guard let value = headers["authorization"]?.utf8, value.count > 7 else { return nil }
+        let scheme = value.prefix(6).map { $0 | 0x20 }   // ASCII lower case
+        guard scheme.elementsEqual("bearer".utf8), value.dropFirst(6).first == 0x20 else { return nil }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let token = value.dropFirst(7).drop(while: isBlank).reversed().drop(while: isBlank).reversed()
+        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// Why the server did not start.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
@@ -105,9 +106,20 @@ func requestId(from header: String?) -> String {
        header.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }) {
         return header
     }
-    var generator = SystemRandomNumberGenerator()
-    let hex = String(generator.next() as UInt64, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    // A random per-process prefix and a counter: unique without a system call per request (ids
+    // are for correlation, not secrets).
+    return hex(requestIdPrefix) + hex(UInt32(truncatingIfNeeded: requestCounter.add(1, ordering: .relaxed).newValue))
+}
+
+private let requestIdPrefix = UInt32.random(in: .min ... .max)
+private let requestCounter = Atomic<UInt64>(0)
+
+private func hex(_ value: UInt32) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: 8) { buffer in
+        for i in 0..<8 { buffer[i] = digits[Int((value >> (28 - 4 * UInt32(i))) & 0xF)] }
+        return 8
+    }
 }
 
 private let limitCallback: vh_limit_fn = { context, method, path in

@@ -22,6 +22,9 @@ public struct Router: Sendable {
 
     /// Every route, in registration order.
     public private(set) var routes: [Route] = []
+    /// Routes without parameters by method and canonical path: most requests find theirs here
+    /// without splitting the path.
+    private var exact: [String: [String: Int]] = [:]
 
     /// An empty router.
     public init() {}
@@ -33,6 +36,8 @@ public struct Router: Sendable {
         }
         precondition(!routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
         routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, segments: segments, handler: handler))
+        let literals = segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+        if literals.count == segments.count { exact[method, default: [:]]["/" + literals.joined(separator: "/")] = routes.count - 1 }
     }
 
     /// The body limit for a request line: the route's, or 0 when no route matches.
@@ -53,6 +58,7 @@ public struct Router: Sendable {
     }
 
     private func match(method: String, path: String) -> (route: Route, parameters: [String: String])? {
+        if let index = exact[method]?[path] { return (routes[index], [:]) }
         let parts = Self.split(path)
         for route in routes where route.method == method {
             if let parameters = Self.parameters(route.segments, parts) { return (route, parameters) }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import VigilTestSupport
 @testable import VigilHTTP
 
 @Suite struct HTTPServerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 import VigilCore
 import VigilStore
 @testable import VigilServer
@@ -71,8 +72,11 @@ import VigilStore
         }
         let policy = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8))
         #expect(String(decoding: policy.body, as: UTF8.self).contains("challengeTimeout"))
-        let huge = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: [UInt8](repeating: 0x20, count: PhotoUpload.bodyLimitForOne + 1024))
-        #expect(huge.status == 413 && huge.errorCode == "body_too_large")
+        // An announced oversized body is refused before it is sent.
+        let client = try RawHTTPClient(port: t.port)
+        client.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(t.apiKeys["a"]!)\r\nContent-Length: \(PhotoUpload.bodyLimitForOne + 1)\r\n\r\n".utf8))
+        let huge = try client.readResponse()
+        #expect(huge.status == 413 && huge.error?.code == "body_too_large")
         #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)
     }
 

@@ -5,25 +5,25 @@ import Glibc
 
 /// A minimal HTTP/1.1 client over a POSIX socket, so tests control every byte sent (oversized
 /// and chunked bodies, several requests on one connection).
-final class RawHTTPClient {
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: [UInt8]
-        func decode<T: Decodable>(_ type: T.Type) -> T? { try? JSONDecoder().decode(type, from: Data(body)) }
+public final class RawHTTPClient {
+    public struct Response {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: [UInt8]
+        public func decode<T: Decodable>(_ type: T.Type) -> T? { try? JSONDecoder().decode(type, from: Data(body)) }
         /// The `{"error": {...}}` body.
-        var error: ErrorBody.Detail? { decode(ErrorBody.self)?.error }
+        public var error: ErrorBody.Detail? { decode(ErrorBody.self)?.error }
     }
 
-    struct ErrorBody: Decodable {
-        struct Detail: Decodable { let code: String, message: String, requestId: String }
-        let error: Detail
+    public struct ErrorBody: Decodable {
+        public struct Detail: Decodable { public let code: String, message: String, requestId: String }
+        public let error: Detail
     }
 
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16) throws {
+    public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -42,7 +42,7 @@ final class RawHTTPClient {
 
     deinit { close(fd) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -51,7 +51,7 @@ final class RawHTTPClient {
         }
     }
 
-    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Response {
+    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
@@ -59,7 +59,7 @@ final class RawHTTPClient {
         return try readResponse()
     }
 
-    func readResponse() throws -> Response {
+    public func readResponse() throws -> Response {
         while true {
             if let end = find([13, 10, 13, 10]) {
                 let head = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
