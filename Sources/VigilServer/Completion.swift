@@ -9,6 +9,10 @@ import VigilStore
 /// a reference): the signed result, the stored state and the `session.completed` webhook are
 /// written in one transaction.
 enum Completion {
+    /// Frames also received by other sessions that a session may have (a covered lens can encode
+    /// identically anywhere); more, or more than this share of its frames, fail it as a replay.
+    static let framesSeenElsewhereAllowed = (count: 2, share: 0.05)
+
     static func complete(_ record: SessionRecord, runner: LivenessRunner, personalData: PersonalDataChange = .keep,
                          _ context: ServerContext) throws(HTTPError) -> SessionRecord {
         let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: record.id) }
@@ -25,6 +29,10 @@ enum Completion {
                 extraChecks["match"] = CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face")
             }
         }
+        let elsewhere = try context.stored { () throws(StoreError) in try context.store.framesSeenElsewhere(sessionId: record.id) }
+        let allowed = max(framesSeenElsewhereAllowed.count, Int(framesSeenElsewhereAllowed.share * Double(runner.session.frameCount)))
+        extraChecks["crossSessionFrames"] = elsewhere <= allowed ? CheckResult(passed: true, score: 1)
+            : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
         let decision = runner.decide(extraChecks: extraChecks)
         var checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
         let passedChallenges = decision.challenges.filter { $0.state == .passed }.count

@@ -140,10 +140,13 @@ enum DeviceAPI {
             guard entry.runner.session.frameCount < maxFrames else {
                 throw HTTPError(429, "too_many_frames", "a session takes at most \(maxFrames) frames")
             }
+            let hash = contentHash(request.body)
             let update = context.analyzers.with { analyzer in
                 entry.runner.analyzer = analyzer
-                return entry.runner.process(image, timestampMs: captureMs, contentHash: contentHash(request.body))
+                return entry.runner.process(image, timestampMs: captureMs, contentHash: hash)
             }
+            let retainedUntil = Date().addingTimeInterval(context.configuration.retention)
+            try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
             context.metrics.add("vigil_frames_total")
             if entry.runner.session.reflectionDue {
                 // The page shows the sequence from this capture time on its own clock.
@@ -151,7 +154,7 @@ enum DeviceAPI {
             }
             // The best frame so far is kept as uploaded, as the audit image.
             let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs
-                ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: Date().addingTimeInterval(context.configuration.retention))) : .keep
+                ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: retainedUntil)) : .keep
             if entry.runner.session.finished {
                 entry.record = try Completion.complete(entry.record, runner: entry.runner, personalData: personalData, context)
             } else {

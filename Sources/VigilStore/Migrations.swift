@@ -41,6 +41,11 @@ public enum Migrations {
             session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, descriptor BLOB NOT NULL,
             delete_after_ms BIGINT NOT NULL);
         CREATE INDEX reference_faces_deadline ON reference_faces(delete_after_ms);
+        CREATE TABLE frame_hashes (
+            hash BIGINT NOT NULL, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            delete_after_ms BIGINT NOT NULL, PRIMARY KEY (hash, session_id));
+        CREATE INDEX frame_hashes_session ON frame_hashes(session_id);
+        CREATE INDEX frame_hashes_deadline ON frame_hashes(delete_after_ms);
         """),
     ]
 

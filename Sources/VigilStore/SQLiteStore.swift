@@ -210,12 +210,30 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError) {
+        try locked { c in
+            try c.query("INSERT INTO frame_hashes (hash, session_id, delete_after_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                        [.integer(Int64(bitPattern: hash)), .text(sessionId), ms(deleteAfter)])
+        }
+    }
+
+    public func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int {
+        try locked { c in
+            try c.query("""
+                SELECT COUNT(*) FROM frame_hashes f WHERE f.session_id = ?1 \
+                AND EXISTS (SELECT 1 FROM frame_hashes g WHERE g.hash = f.hash AND g.session_id <> f.session_id)
+                """, [.text(sessionId)]).first?[0].int ?? 0
+        }
+    }
+
     public func purgePersonalData(now: Date) throws(StoreError) -> Int {
         try inTransaction { c in
-            try c.query("DELETE FROM audit_images WHERE delete_after_ms <= ?1", [ms(now)])
-            let images = c.changes
-            try c.query("DELETE FROM reference_faces WHERE delete_after_ms <= ?1", [ms(now)])
-            return images + c.changes
+            var purged = 0
+            for table in ["audit_images", "reference_faces", "frame_hashes"] {
+                try c.query("DELETE FROM \(table) WHERE delete_after_ms <= ?1", [ms(now)])
+                purged += c.changes
+            }
+            return purged
         }
     }
 

@@ -39,7 +39,11 @@ public protocol Store: Sendable {
     func referenceFace(sessionId: String) throws(StoreError) -> ReferenceFace?
     /// The session's audit image, until erased or purged.
     func auditImage(sessionId: String) throws(StoreError) -> AuditImage?
-    /// Deletes audit images and reference faces past their deadline; returns how many.
+    /// Records that session `sessionId` received a frame whose bytes hash to `hash`.
+    func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError)
+    /// How many of the session's distinct frames were also received by another session.
+    func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int
+    /// Deletes audit images, reference faces and frame hashes past their deadline; returns how many.
     func purgePersonalData(now: Date) throws(StoreError) -> Int
 
     /// Adds a signing key.

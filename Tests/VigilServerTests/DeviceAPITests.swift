@@ -168,6 +168,22 @@ import VigilSynth
         #expect(t.request("GET", "/v1/client/session", bearer: token).json["status"] as? String == "cancelled")
     }
 
+    @Test func framesAlreadySentInAnotherSessionFailTheSecondAsAReplay() throws {
+        let t = try TestServer()
+        let photo = try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg"))
+        let frames = (0..<10).map { photo.jpegData(quality: 70 + $0) }   // distinct bytes
+        func session() -> [String: Any] {
+            let (id, token) = t.createSession()
+            for (i, jpeg) in frames.enumerated() { #expect(frame(t, token, jpeg, at: String(i * 100)).status == 200) }
+            #expect(t.request("POST", "/v1/client/finish", bearer: token).status == 200)
+            let result = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any]
+            return (result?["checks"] as? [String: Any])?["crossSessionFrames"] as? [String: Any] ?? [:]
+        }
+        #expect(session()["passed"] as? Bool == true)
+        let replay = session()
+        #expect(replay["passed"] as? Bool == false && replay["reason"] as? String == "frames_seen_in_other_sessions")
+    }
+
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
         let t = try TestServer()
         let (_, token) = t.createSession()

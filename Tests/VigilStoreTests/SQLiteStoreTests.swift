@@ -190,6 +190,18 @@ import VigilCore
         #expect(try store.failedSessions(tenantId: "tn_b", ssid: "device-1", since: Self.now.addingTimeInterval(-180)) == 1)
     }
 
+    @Test func framesSeenByAnotherSessionAreCountedOnceEachAndPurged() throws {
+        let store = try Self.seeded()
+        let deadline = Self.now.addingTimeInterval(60)
+        for id in ["ses_1", "ses_2"] { try store.insertSession(Self.session(id)) }
+        for hash: UInt64 in [1, 2, 3, 3, .max] { try store.insertFrameHash(hash, sessionId: "ses_1", deleteAfter: deadline) }
+        for hash: UInt64 in [3, .max, 9] { try store.insertFrameHash(hash, sessionId: "ses_2", deleteAfter: deadline) }
+        #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 2)
+        #expect(try store.framesSeenElsewhere(sessionId: "ses_2") == 2)
+        #expect(try store.purgePersonalData(now: deadline) == 7)
+        #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 0)
+    }
+
     @Test func anUnopenableDatabaseIsATypedError() {
         #expect(throws: StoreError.self) { try SQLiteStore(path: "/proc/vigil/not-here/db.sqlite") }
     }
