@@ -58,10 +58,17 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
     public var match: Match?
     /// Risk signals found at creation (velocity), when any.
     public var risk: SessionRisk?
+    /// The attempt this result decided (1 for the first).
+    public var attempt: Int?
+    /// True when the session failed on its last allowed attempt: it takes no more.
+    public var lockedOut: Bool?
 
     /// A payload.
     public init(iss: String, aud: String, sub: String, iat: Int, jti: String, externalRef: String?, outcome: String, score: Double,
-                feedback: [FeedbackCode], checks: [String: Check], match: Match? = nil, risk: SessionRisk? = nil) {
+                feedback: [FeedbackCode], checks: [String: Check], match: Match? = nil, risk: SessionRisk? = nil,
+                attempt: Int? = nil, lockedOut: Bool? = nil) {
+        self.attempt = attempt
+        self.lockedOut = lockedOut
         self.match = match
         self.risk = risk
         self.iss = iss

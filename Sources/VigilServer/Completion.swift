@@ -13,8 +13,15 @@ enum Completion {
     /// identically anywhere); more, or more than this share of its frames, fail it as a replay.
     static let framesSeenElsewhereAllowed = (count: 2, share: 0.05)
 
-    static func complete(_ record: SessionRecord, runner: LivenessRunner, personalData: PersonalDataChange = .keep,
-                         _ context: ServerContext) throws(HTTPError) -> SessionRecord {
+    /// The engine's decision with the server's own checks, and the match when there is a reference.
+    struct Decided {
+        let decision: LivenessDecision
+        let match: VerdictPayload.Match?
+    }
+
+    /// Decides the current attempt: the engine's checks plus the reference match and
+    /// `crossSessionFrames`, which need the store.
+    static func decide(_ record: SessionRecord, runner: LivenessRunner, _ context: ServerContext) throws(HTTPError) -> Decided {
         let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: record.id) }
         var match: VerdictPayload.Match?
         var extraChecks: [String: CheckResult] = [:]
@@ -33,7 +40,13 @@ enum Completion {
         let allowed = max(framesSeenElsewhereAllowed.count, Int(framesSeenElsewhereAllowed.share * Double(runner.session.frameCount)))
         extraChecks["crossSessionFrames"] = elsewhere <= allowed ? CheckResult(passed: true, score: 1)
             : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
-        let decision = runner.decide(extraChecks: extraChecks)
+        return Decided(decision: runner.decide(extraChecks: extraChecks), match: match)
+    }
+
+    /// Ends the session with `decided` (on attempt `attempt`).
+    static func complete(_ record: SessionRecord, _ decided: Decided, attempt: Int, personalData: PersonalDataChange = .keep,
+                         _ context: ServerContext) throws(HTTPError) -> SessionRecord {
+        let decision = decided.decision
         var checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
         let passedChallenges = decision.challenges.filter { $0.state == .passed }.count
         checks["challenges"] = VerdictPayload.Check(
@@ -44,7 +57,8 @@ enum Completion {
         let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
                                      jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
                                      score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks,
-                                     match: match, risk: record.risk)
+                                     match: decided.match, risk: record.risk, attempt: attempt,
+                                     lockedOut: decision.outcome == .failed && attempt >= record.policy.maxAttempts ? true : nil)
         let signed: (json: [UInt8], jws: String)
         do {
             signed = try context.signer.sign(payload)

@@ -30,6 +30,7 @@ enum DeviceAPI {
         let outcome: String?
         let feedback: [FeedbackCode]?
         let signedResult: String?
+        let lockedOut: Bool?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value here comes from a fixed alphabet (enum names, base64url and
@@ -37,6 +38,7 @@ enum DeviceAPI {
         var jsonBytes: [UInt8] {
             var fields: [String] = []
             if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
+            if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
             if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
             if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
             fields.append("\"status\":\"\(status.rawValue)\"")
@@ -63,23 +65,26 @@ enum DeviceAPI {
     static func statusView(_ record: SessionRecord) -> StatusView {
         let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
-                          signedResult: record.signedResult)
+                          signedResult: record.signedResult, lockedOut: result?.lockedOut)
     }
 
     /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:
     /// an entry older than `record` (another process went on with the session) is rebuilt from
     /// the stored state, and a session that ended meanwhile is refused.
     static func withEngine<T>(_ record: SessionRecord, _ context: ServerContext, _ body: (LiveSessions.Entry) throws -> T) throws -> T {
-        let make = { (record: SessionRecord) throws(EngineState.Error) -> LivenessRunner in
-            let state = try EngineState.decode(record.engineState)
-            return context.analyzers.with { LivenessRunner(state: state, analyzer: $0) }
+        let make = { (record: SessionRecord) throws(EngineState.Error) -> LiveSessions.Entry in
+            let state = try EngineState(record.engineState)
+            let runner = context.analyzers.with { LivenessRunner(state: state.runner, analyzer: $0) }
+            return LiveSessions.Entry(record: record, runner: runner, attempt: state.attempt)
         }
         do {
             let entry = try context.live.entry(record, make: make)
             entry.lock.lock()
             defer { entry.lock.unlock() }
             if record.version > entry.record.version {
-                entry.runner = try make(record)
+                let reloaded = try make(record)
+                entry.runner = reloaded.runner
+                entry.attempt = reloaded.attempt
                 entry.record = record
             }
             guard !entry.record.status.isFinal else { throw finished(entry.record) }
@@ -109,7 +114,11 @@ enum DeviceAPI {
     /// What a frame answers: live guidance and challenge state.
     struct FrameAnswer: Encodable {
         struct Reflection: Encodable { let colors: [ReflectionColor], startMs: Int, stepMs: Int }
+        /// The attempt that just failed, when this frame ended one and another may start.
+        struct Retry: Encodable { let feedback: [FeedbackCode], attemptsLeft: Int }
         let status: SessionStatus
+        let attempt: Int, maxAttempts: Int
+        let retry: Retry?
         let face: Bool
         let guidance: FeedbackCode?
         let challenge: ChallengeView?
@@ -155,24 +164,41 @@ enum DeviceAPI {
             // The best frame so far is kept as uploaded, as the audit image.
             let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs
                 ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: retainedUntil)) : .keep
+            var retry: FrameAnswer.Retry?
             if entry.runner.session.finished {
-                entry.record = try Completion.complete(entry.record, runner: entry.runner, personalData: personalData, context)
-            } else {
+                let decided = try Completion.decide(entry.record, runner: entry.runner, context)
+                if decided.decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
+                    // Another attempt with a new plan; the tenant only ever sees the last one.
+                    entry.attempt += 1
+                    retry = .init(feedback: decided.decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
+                    entry.runner = LivenessRunner(session: newEngine(entry.record.policy), analyzer: entry.runner.analyzer)
+                    context.metrics.add("vigil_attempts_failed_total")
+                } else {
+                    entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, personalData: personalData, context)
+                }
+            }
+            if !entry.record.status.isFinal {
                 var next = entry.record
                 next.status = .capturing
-                next.engineState = EngineState.encode(entry.runner.state)
+                next.engineState = entry.state.bytes
                 next.updatedAt = Date()
                 try save(entry, next, personalData: personalData, context)
             }
-            return .json(answer(entry, update), headers: [("Cache-Control", "no-store")])
+            return .json(answer(entry, retry == nil ? update : nil, retry: retry), headers: [("Cache-Control", "no-store")])
         }
     }
 
-    /// The frame answer from the engine after a frame.
-    static func answer(_ entry: LiveSessions.Entry, _ update: TrackerUpdate) -> FrameAnswer {
+    /// A fresh engine for `policy` with a newly drawn plan.
+    static func newEngine(_ policy: LivenessPolicy) -> LivenessSession {
+        var generator = PlanGenerator.random()
+        return LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+    }
+
+    /// The frame answer from the engine after a frame (`update` is nil when a new attempt began).
+    static func answer(_ entry: LiveSessions.Entry, _ update: TrackerUpdate?, retry: FrameAnswer.Retry?) -> FrameAnswer {
         let session = entry.runner.session
-        let challenge = update.challengeIndex.map { i in
-            ChallengeView(index: i, total: session.tracker.challenges.count, kind: session.tracker.challenges[i].kind, progress: update.progress,
+        let challenge = update?.challengeIndex.map { i in
+            ChallengeView(index: i, total: session.tracker.challenges.count, kind: session.tracker.challenges[i].kind, progress: update?.progress ?? 0,
                           state: session.tracker.challenges[i].state)
         }
         var reflection: FrameAnswer.Reflection?
@@ -180,7 +206,8 @@ enum DeviceAPI {
             reflection = .init(colors: sequence.colors, startMs: start, stepMs: sequence.stepMs)
         }
         let face = entry.runner.lastObservation?.frame.faces.isEmpty == false
-        return FrameAnswer(status: entry.record.status, face: face, guidance: update.guidance, challenge: challenge, reflection: reflection,
+        return FrameAnswer(status: entry.record.status, attempt: entry.attempt, maxAttempts: entry.record.policy.maxAttempts, retry: retry,
+                           face: face, guidance: update?.guidance, challenge: challenge, reflection: reflection,
                            outcome: entry.record.verdict?.outcome, signedResult: entry.record.signedResult)
     }
 
@@ -188,7 +215,8 @@ enum DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         return try withEngine(record, context) { entry in
-            entry.record = try Completion.complete(entry.record, runner: entry.runner, context)
+            let decided = try Completion.decide(entry.record, runner: entry.runner, context)
+            entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, context)
             return .json(statusView(entry.record))
         }
     }
@@ -210,6 +238,8 @@ enum DeviceAPI {
     static func finished(_ record: SessionRecord) -> HTTPError {
         switch record.status {
         case .expired: HTTPError(410, "session_expired", "the session expired")
+        case .completed where record.verdict?.lockedOut == true:
+            HTTPError(409, "session_locked", "the session used all its \(record.policy.maxAttempts) attempts")
         default: HTTPError(409, "session_finished", "the session is \(record.status.rawValue)")
         }
     }

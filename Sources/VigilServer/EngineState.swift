@@ -1,20 +1,30 @@
 import Foundation
 import VigilLiveness
 
-/// The engine state a session record carries between frame batches (`LivenessRunner.State` as
-/// JSON), so any process can continue the session.
-enum EngineState {
+/// The engine state a session record carries between frame batches, as JSON, so any process can
+/// continue the session: the current attempt's engine and which attempt it is.
+struct EngineState: Codable {
     /// The stored bytes are missing or do not decode.
     enum Error: Swift.Error { case missing, undecodable }
 
-    static func encode(_ state: LivenessRunner.State) -> [UInt8] {
+    /// The current attempt's engine.
+    var runner: LivenessRunner.State
+    /// Which attempt this is, from 1 to the policy's `maxAttempts`.
+    var attempt: Int
+
+    var bytes: [UInt8] {
         // Encoding a value of plain numbers, strings and arrays does not fail.
-        (try? JSONEncoder().encode(state)).map { [UInt8]($0) } ?? []
+        (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? []
     }
 
-    static func decode(_ bytes: [UInt8]?) throws(Error) -> LivenessRunner.State {
+    init(runner: LivenessRunner.State, attempt: Int) {
+        self.runner = runner
+        self.attempt = attempt
+    }
+
+    init(_ bytes: [UInt8]?) throws(Error) {
         guard let bytes else { throw .missing }
-        guard let state = try? JSONDecoder().decode(LivenessRunner.State.self, from: Data(bytes)) else { throw .undecodable }
-        return state
+        guard let state = try? JSONDecoder().decode(EngineState.self, from: Data(bytes)) else { throw .undecodable }
+        self = state
     }
 }

@@ -7,16 +7,21 @@ import VigilStore
 /// store keeps. Frames of one session are processed one at a time (its entry's lock); different
 /// sessions run in parallel.
 final class LiveSessions: @unchecked Sendable {
-    /// One session's engine and the record it was last stored with.
+    /// One session's engine, its attempt number and the record it was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `record` and `runner` are only used with `lock` held.
+        // Invariant: `record`, `runner` and `attempt` are only used with `lock` held.
         let lock = NSLock()
         var record: SessionRecord
         var runner: LivenessRunner
-        init(record: SessionRecord, runner: LivenessRunner) {
+        var attempt: Int
+        init(record: SessionRecord, runner: LivenessRunner, attempt: Int) {
             self.record = record
             self.runner = runner
+            self.attempt = attempt
         }
+
+        /// What the store keeps of it.
+        var state: EngineState { EngineState(runner: runner.state, attempt: attempt) }
     }
 
     // Invariant: `entries` is only touched with `lock` held.
@@ -24,11 +29,11 @@ final class LiveSessions: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
 
     /// The entry of `record`'s session, made by `make` when there is none.
-    func entry(_ record: SessionRecord, make: (SessionRecord) throws(EngineState.Error) -> LivenessRunner) throws(EngineState.Error) -> Entry {
+    func entry(_ record: SessionRecord, make: (SessionRecord) throws(EngineState.Error) -> Entry) throws(EngineState.Error) -> Entry {
         lock.lock()
         defer { lock.unlock() }
         if let entry = entries[record.id] { return entry }
-        let entry = Entry(record: record, runner: try make(record))
+        let entry = try make(record)
         entries[record.id] = entry
         return entry
     }

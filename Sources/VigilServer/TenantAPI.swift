@@ -92,7 +92,7 @@ enum TenantAPI {
                                    createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
         fields(&record)
         let plan = ChallengePlanner.plan(for: policy, using: &generator)
-        record.engineState = EngineState.encode(LivenessRunner.State(session: LivenessSession(policy: policy, plan: plan)))
+        record.engineState = EngineState(runner: LivenessRunner.State(session: LivenessSession(policy: policy, plan: plan)), attempt: 1).bytes
         return (record, token)
     }
 

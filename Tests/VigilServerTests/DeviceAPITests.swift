@@ -184,6 +184,34 @@ import VigilSynth
         #expect(replay["passed"] as? Bool == false && replay["reason"] as? String == "frames_seen_in_other_sessions")
     }
 
+    @Test func aFailedAttemptStartsAnotherUntilMaxAttemptsThenTheSessionIsLockedOut() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["motions": ["turnLeft"], "count": 1, "type": "motion", "challengeTimeout": 5, "maxAttempts": 2]])
+        let jpeg = try Self.jpegFrame()   // a still face never turns: each attempt times out
+        var retries: [[String: Any]] = []
+        var last = TestServer.Response(status: 0, headers: [:], body: [])
+        for i in 0..<400 {
+            last = frame(t, token, jpeg, at: String(i * 100))
+            while last.status == 429 {   // faster than a camera: the token's rate limit applies
+                Thread.sleep(forTimeInterval: Double(last.headers["retry-after"] ?? "1") ?? 1)
+                last = frame(t, token, jpeg, at: String(i * 100))
+            }
+            guard last.status == 200, last.json["status"] as? String != "completed" else { break }
+            if let retry = last.json["retry"] as? [String: Any] {
+                retries.append(retry)
+                #expect(last.json["attempt"] as? Int == 2 && last.json["challenge"] == nil)
+            }
+        }
+        #expect(retries.count == 1)
+        #expect((retries.first?["feedback"] as? [String])?.first == "challengeTimeout" && retries.first?["attemptsLeft"] as? Int == 1)
+        #expect(last.json["status"] as? String == "completed" && last.json["outcome"] as? String == "failed" && last.json["attempt"] as? Int == 2,
+                "\(last.status) \(String(decoding: last.body, as: UTF8.self))")
+        let result = try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any])
+        #expect(result["attempt"] as? Int == 2 && result["lockedOut"] as? Bool == true)
+        #expect(frame(t, token, jpeg, at: "40000").errorCode == "session_locked")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["lockedOut"] as? Bool == true)
+    }
+
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
         let t = try TestServer()
         let (_, token) = t.createSession()
