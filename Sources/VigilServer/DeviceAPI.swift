@@ -31,13 +31,16 @@ enum DeviceAPI {
         let feedback: [FeedbackCode]?
         let signedResult: String?
         let lockedOut: Bool?
+        /// The page's language (a BCP 47 tag, checked at creation).
+        let locale: String?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value here comes from a fixed alphabet (enum names, base64url and
-        /// dots), so nothing needs escaping.
+        /// dots, a locale checked at creation), so nothing needs escaping.
         var jsonBytes: [UInt8] {
             var fields: [String] = []
             if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
+            if let locale { fields.append("\"locale\":\"\(locale)\"") }
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
             if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
             if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
@@ -65,7 +68,7 @@ enum DeviceAPI {
     static func statusView(_ record: SessionRecord) -> StatusView {
         let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
-                          signedResult: record.signedResult, lockedOut: result?.lockedOut)
+                          signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale)
     }
 
     /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:
@@ -128,7 +131,7 @@ enum DeviceAPI {
     }
 
     static func frame(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        var record = try context.deviceSession(request)
+        let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
             throw HTTPError(415, "unsupported_media_type", "a frame is one JPEG with 'Content-Type: image/jpeg'")

@@ -41,6 +41,9 @@ enum TenantAPI {
         for (name, value, limit) in textFields(body) where (value?.utf8.count ?? 0) > limit {
             throw HTTPError(400, "invalid_field", "field '\(name)' is longer than \(limit) bytes")
         }
+        if let locale = body.locale, !isLanguageTag(locale) {
+            throw HTTPError(400, "invalid_field", "field 'locale' must be a language tag such as 'pt-BR'")
+        }
         let policy: LivenessPolicy
         switch (body.policy, body.riskLevel) {
         case (.some, .some): throw HTTPError(400, "invalid_field", "give either 'policy' or 'riskLevel', not both")
@@ -80,6 +83,13 @@ enum TenantAPI {
         }
         context.metrics.add("vigil_sessions_created_total")
         return response
+    }
+
+    /// A BCP 47-shaped tag: letters, digits and hyphens, starting with 2-8 letters.
+    static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     /// A new session record with a freshly drawn plan (not yet stored) and its token.

@@ -8,10 +8,10 @@ import VigilCore
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let views = [
-            DeviceAPI.StatusView(status: .created, outcome: nil, feedback: nil, signedResult: nil, lockedOut: nil),
+            DeviceAPI.StatusView(status: .created, outcome: nil, feedback: nil, signedResult: nil, lockedOut: nil, locale: "pt-BR"),
             DeviceAPI.StatusView(status: .completed, outcome: "failed", feedback: [.challengeTimeout, .tooDark], signedResult: "eyJh.eyJ9.c2ln-_",
-                                 lockedOut: true),
-            DeviceAPI.StatusView(status: .completed, outcome: "passed", feedback: [], signedResult: "a.b.c", lockedOut: nil),
+                                 lockedOut: true, locale: nil),
+            DeviceAPI.StatusView(status: .completed, outcome: "passed", feedback: [], signedResult: "a.b.c", lockedOut: nil, locale: "zh-Hans"),
         ]
         for view in views {
             #expect(String(decoding: view.jsonBytes, as: UTF8.self) == String(decoding: try encoder.encode(view), as: UTF8.self))

@@ -64,6 +64,8 @@ import VigilStore
             (Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8), "invalid_policy"),
             (Array(#"{"policy": {"motions": ["fly"], "count": 1}}"#.utf8), "invalid_field"),
             (Array("{\"externalRef\": \"\(String(repeating: "x", count: 300))\"}".utf8), "invalid_field"),
+            (Array(#"{"locale": "en\"><script>"}"#.utf8), "invalid_field"),
+            (Array(#"{"locale": "pt--BR"}"#.utf8), "invalid_field"),
         ]
         for (body, code) in cases {
             let response = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: body)

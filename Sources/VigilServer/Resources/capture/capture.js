@@ -1,0 +1,351 @@
+// Vigil capture page: camera -> one JPEG per request to the device API -> live guidance, one
+// challenge at a time, reflection flashes, result. Every server answer is untrusted: only known
+// fields and values are used, and text is set with textContent, never as HTML.
+"use strict";
+(() => {
+  const LOCALES = ["en", "pt-BR", "es", "fr", "zh-Hans"];
+  const MOTIONS = ["blink", "mouthOpen", "turnLeft", "turnRight", "nod", "shake"];
+  const FEEDBACK = ["faceNotFound", "multipleFaces", "faceTooFar", "faceTooClose", "faceNotCentered", "tooDark", "tooBright", "blurry",
+    "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "unknown"];
+  const FRAME_INTERVAL_MS = 100;   // about 10 fps
+  const MAX_IN_FLIGHT = 2;         // frames are dropped past this, never queued
+  const REQUEST_TIMEOUT_MS = 10000;
+  const NETWORK_GIVE_UP_MS = 15000;
+  const CAMERA_TIMEOUT_MS = 15000;
+
+  const $ = (id) => document.getElementById(id);
+  const query = new URLSearchParams(location.search);
+  const token = location.hash.slice(1);
+  // The token leaves the address bar (and the history) at once; it only travels in headers.
+  history.replaceState(null, "", location.pathname + location.search);
+
+  let strings = {};
+  let stream = null, start = 0, timers = [], inFlight = 0, sequence = 0, applied = 0;
+  let finished = false, capturing = false, reflection = null, speak = false, lastSpoken = "";
+  let failingSince = null, sessionInfo = null, lastChallenge = null;
+
+  // --- native bridge -------------------------------------------------------------------------
+  const bridge = {
+    send(kind, data) {
+      const envelope = JSON.stringify(data === undefined ? { source: "vigil", version: 1, kind } : { source: "vigil", version: 1, kind, data });
+      try {
+        if (window.VigilNative && typeof window.VigilNative.postMessage === "function") window.VigilNative.postMessage(envelope);
+      } catch (e) { /* a broken host bridge must not break the capture */ }
+    },
+    event(type, detail) { bridge.send("event", Object.assign({ type }, detail || {})); },
+  };
+  window.onVigilHostCommand = (command) => {
+    if (command === "destroy") teardown(true);   // anything else is ignored
+  };
+
+  // --- strings ---------------------------------------------------------------------------------
+  function pickLocale(requested) {
+    const candidates = [requested].concat(navigator.languages || [navigator.language]).filter((x) => typeof x === "string");
+    for (const c of candidates) {
+      const lower = c.toLowerCase();
+      const exact = LOCALES.find((l) => l.toLowerCase() === lower);
+      if (exact) return exact;
+      if (lower.startsWith("pt")) return "pt-BR";
+      if (lower.startsWith("zh")) return "zh-Hans";
+      const base = LOCALES.find((l) => l.toLowerCase() === lower.split("-")[0]);
+      if (base) return base;
+    }
+    return "en";
+  }
+  async function loadStrings(locale) {
+    const load = async (l) => (await request("GET", "/c/assets/i18n-" + l + ".json", null, false)).body || {};
+    const english = await load("en");
+    strings = locale === "en" ? english : Object.assign({}, english, await load(locale));
+    document.documentElement.lang = locale;
+    for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
+  }
+  const t = (key, values) => {
+    let text = typeof strings[key] === "string" ? strings[key] : key;
+    for (const [k, v] of Object.entries(values || {})) text = text.split("{" + k + "}").join(String(v));
+    return text;
+  };
+  const feedbackText = (code) => t("feedback." + (FEEDBACK.includes(code) ? code : "unknown"));
+
+  // --- screens ---------------------------------------------------------------------------------
+  function show(name) {
+    for (const s of document.querySelectorAll(".screen")) s.toggleAttribute("data-active", s.id === "screen-" + name);
+    const heading = $("screen-" + name).querySelector("[tabindex='-1']");
+    if (heading) heading.focus();
+  }
+  function fail(code, detail) {
+    if (finished) return;
+    finished = true;
+    stopCamera();
+    $("error-title").textContent = t("error." + code);
+    $("error-detail").textContent = detail ? t(detail) : "";
+    $("error-retry").hidden = !["network_lost", "camera_in_use", "camera_timeout"].includes(code);
+    show("error");
+    bridge.send("error", { code, message: t("error." + code) });
+  }
+  function setPrompt(text) {
+    if ($("prompt").textContent === text) return;
+    $("prompt").textContent = text;
+    if (speak && text && text !== lastSpoken && "speechSynthesis" in window) {
+      lastSpoken = text;
+      speechSynthesis.cancel();
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.lang = document.documentElement.lang;
+      speechSynthesis.speak(utterance);
+    }
+  }
+
+  // --- network ---------------------------------------------------------------------------------
+  async function request(method, path, body, authorised = true, headers = {}) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+    try {
+      const h = Object.assign({}, headers);
+      if (authorised) h.Authorization = "Bearer " + token;
+      const res = await fetch(path, { method, body, headers: h, signal: controller.signal, cache: "no-store", credentials: "omit" });
+      let parsed = null;
+      try { parsed = await res.json(); } catch (e) { parsed = null; }
+      return { status: res.status, body: parsed && typeof parsed === "object" ? parsed : null };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  const errorCode = (answer) => (answer.body && answer.body.error && typeof answer.body.error.code === "string") ? answer.body.error.code : "";
+
+  function sessionError(answer) {
+    const code = errorCode(answer);
+    if (answer.status === 401) return "invalid_link";
+    if (code === "session_expired") return "session_expired";
+    if (code === "session_locked") return "locked_out";
+    if (code === "session_finished") return "session_finished";
+    return "server";
+  }
+
+  // --- camera ----------------------------------------------------------------------------------
+  async function startCamera() {
+    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function" || typeof fetch !== "function") {
+      return fail("unsupported");
+    }
+    show("capture");
+    setPrompt(t("cameraStarting"));
+    let timedOut = false;
+    const timeout = setTimeout(() => { timedOut = true; fail("camera_timeout"); }, CAMERA_TIMEOUT_MS);
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "user", width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+    } catch (e) {
+      clearTimeout(timeout);
+      if (timedOut) return;
+      const name = e && e.name;
+      if (name === "NotAllowedError" || name === "SecurityError") return fail("camera_denied", "cameraDeniedHelp");
+      if (name === "NotFoundError" || name === "OverconstrainedError") return fail("no_camera");
+      if (name === "NotReadableError" || name === "AbortError") return fail("camera_in_use");
+      return fail("camera_failed");
+    }
+    clearTimeout(timeout);
+    if (timedOut || finished) return stopCamera();
+    $("video").srcObject = stream;
+    try { await $("video").play(); } catch (e) { /* autoplay of a muted inline video is allowed */ }
+    bridge.event("camera.started");
+    start = performance.now();
+    capturing = true;
+    schedule(sendFrame, 0);
+    requestAnimationFrame(paint);
+  }
+  function stopCamera() {
+    capturing = false;
+    for (const id of timers) clearTimeout(id);
+    timers = [];
+    if (stream) for (const track of stream.getTracks()) track.stop();
+    stream = null;
+    $("flash").removeAttribute("data-active");
+    if ("speechSynthesis" in window) speechSynthesis.cancel();
+  }
+  function schedule(fn, ms) { timers.push(setTimeout(fn, ms)); if (timers.length > 64) timers = timers.slice(-32); }
+
+  // --- frames ----------------------------------------------------------------------------------
+  async function sendFrame() {
+    if (!capturing) return;
+    schedule(sendFrame, FRAME_INTERVAL_MS);
+    if (inFlight >= MAX_IN_FLIGHT) return;   // backpressure: this frame is dropped
+    const video = $("video");
+    if (video.readyState < 2 || !video.videoWidth) return;
+    const captureMs = Math.round(performance.now() - start);
+    const canvas = $("canvas");
+    canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+    inFlight += 1;
+    const mine = ++sequence;
+    try {
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.85));
+      if (!blob || !capturing) return;
+      const answer = await request("POST", "/v1/client/frames", blob, true, { "Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs) });
+      failingSince = null;
+      if (answer.status === 200 && answer.body) {
+        if (mine > applied) { applied = mine; apply(answer.body); }
+        if (mine === 1) bridge.event("capture.uploaded");
+      } else if (answer.status === 429) {
+        // Too fast for the server: frames are dropped until the bucket refills.
+      } else {
+        fail(sessionError(answer));
+      }
+    } catch (e) {
+      failingSince = failingSince || performance.now();
+      setPrompt(t("reconnecting"));
+      if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) fail("network_lost");
+    } finally {
+      inFlight -= 1;
+    }
+  }
+
+  function apply(answer) {
+    if (answer.status === "completed") return complete(answer);
+    if (answer.status === "cancelled") return fail("cancelled");
+    if (answer.status === "expired") return fail("session_expired");
+    if (answer.retry && typeof answer.retry === "object") return retry(answer.retry);
+    if (answer.reflection && Array.isArray(answer.reflection.colors) && !reflection) {
+      const colors = answer.reflection.colors.filter((c) => typeof c === "string" && /^#[0-9a-f]{6}$/i.test(c));
+      if (colors.length && Number.isFinite(answer.reflection.startMs) && Number.isFinite(answer.reflection.stepMs)) {
+        reflection = { colors, startMs: answer.reflection.startMs, stepMs: answer.reflection.stepMs };
+        bridge.event("reflection.started");
+      }
+    }
+    const face = answer.face === true;
+    $("video").parentElement.querySelector(".oval").classList.toggle("ok", face && !answer.guidance);
+    if (face && !sessionInfo.faceSeen) { sessionInfo.faceSeen = true; bridge.event("face.detected"); }
+    $("guidance").textContent = typeof answer.guidance === "string" ? feedbackText(answer.guidance) : "";
+    const c = answer.challenge;
+    if (!c && reflection) settleChallenge(true);
+    if (reflection) {
+      setPrompt(t("reflectionPrompt"));
+      $("cue").removeAttribute("data-kind");
+    } else if (c && typeof c === "object" && MOTIONS.includes(c.kind) && Number.isInteger(c.index)) {
+      trackChallenge(c);
+      setPrompt(t("motion." + c.kind));
+      if (c.state === "active") $("cue").dataset.kind = c.kind; else $("cue").removeAttribute("data-kind");
+      const total = Number.isInteger(c.total) && c.total > 0 ? c.total : 1;
+      const progress = Number.isFinite(c.progress) ? Math.min(1, Math.max(0, c.progress)) : 0;
+      $("progress-bar").style.width = Math.round(((c.index + (c.state === "passed" ? 1 : progress)) / total) * 100) + "%";
+    } else {
+      setPrompt(face ? t("holdStill") : t("lookAtCamera"));
+      $("cue").removeAttribute("data-kind");
+    }
+  }
+  function trackChallenge(c) {
+    const key = c.index + ":" + c.kind;
+    if (lastChallenge && lastChallenge.key !== key) settleChallenge(true);   // the page moved on: it passed
+    if (c.state === "active" && (!lastChallenge || lastChallenge.key !== key)) {
+      lastChallenge = { key, index: c.index, kind: c.kind };
+      bridge.event("challenge.started", { index: c.index, kind: c.kind });
+    } else if (lastChallenge && lastChallenge.key === key && c.state !== "active") {
+      settleChallenge(c.state === "passed");
+    }
+  }
+  // Reports the shown challenge's end once.
+  function settleChallenge(passed) {
+    if (!lastChallenge || lastChallenge.reported) return;
+    lastChallenge.reported = true;
+    bridge.event(passed ? "challenge.passed" : "challenge.failed", { index: lastChallenge.index, kind: lastChallenge.kind });
+  }
+
+  // Reflection colours follow the server's schedule on the capture clock.
+  function paint() {
+    if (!capturing) return;
+    const flash = $("flash");
+    if (reflection) {
+      const step = Math.floor((performance.now() - start - reflection.startMs) / reflection.stepMs);
+      if (step >= 0 && step < reflection.colors.length) {
+        flash.style.background = reflection.colors[step];
+        flash.setAttribute("data-active", "");
+      } else {
+        flash.removeAttribute("data-active");
+      }
+    }
+    requestAnimationFrame(paint);
+  }
+
+  function retry(info) {
+    settleChallenge(false);
+    stopCamera();
+    reflection = null;
+    lastChallenge = null;
+    const list = $("retry-feedback");
+    list.replaceChildren(...(Array.isArray(info.feedback) ? info.feedback : []).slice(0, 3).map((code) => {
+      const li = document.createElement("li");
+      li.textContent = feedbackText(code);
+      return li;
+    }));
+    $("retry-left").textContent = Number.isInteger(info.attemptsLeft) ? t("attemptsLeft", { n: info.attemptsLeft }) : "";
+    show("retry");
+    bridge.event("attempt.failed", { attemptsLeft: Number.isInteger(info.attemptsLeft) ? info.attemptsLeft : null });
+    $("retry").focus();
+  }
+
+  function complete(answer) {
+    if (finished) return;
+    finished = true;
+    stopCamera();
+    const passed = answer.outcome === "passed";
+    settleChallenge(passed);
+    $("result-title").textContent = passed ? t("resultPassed") : (answer.lockedOut === true ? t("error.locked_out") : t("resultFailed"));
+    $("result-feedback").replaceChildren(...(passed || !Array.isArray(answer.feedback) ? [] : answer.feedback.slice(0, 3)).map((code) => {
+      const li = document.createElement("li");
+      li.textContent = feedbackText(code);
+      return li;
+    }));
+    show("result");
+    bridge.event("session.completed", { outcome: passed ? "passed" : "failed" });
+    bridge.send("complete", { status: "submitted" });
+  }
+
+  async function cancel() {
+    if (finished) return;
+    finished = true;
+    stopCamera();
+    try { await request("POST", "/v1/client/cancel", null); } catch (e) { /* the session expires on its own */ }
+    $("error-title").textContent = t("error.cancelled");
+    $("error-detail").textContent = "";
+    show("error");
+    bridge.send("cancel", { session_id: location.pathname.split("/").pop() });
+    bridge.send("complete", { status: "abandoned" });
+  }
+
+  function teardown(reportAbandoned) {
+    const wasFinished = finished;
+    finished = true;
+    stopCamera();
+    if (reportAbandoned && !wasFinished) bridge.send("complete", { status: "abandoned" });
+  }
+
+  // --- start -----------------------------------------------------------------------------------
+  async function main() {
+    $("start").addEventListener("click", () => startCamera());
+    $("retry").addEventListener("click", () => startCamera());
+    $("error-retry").addEventListener("click", () => location.reload());
+    $("cancel").addEventListener("click", () => cancel());
+    $("speak").addEventListener("click", () => {
+      speak = !speak;
+      $("speak").setAttribute("aria-pressed", String(speak));
+      $("speak").textContent = t(speak ? "speakOff" : "speakOn");
+      lastSpoken = "";
+    });
+    if (!("speechSynthesis" in window)) $("speak").hidden = true;
+    window.addEventListener("pagehide", () => teardown(true));
+
+    let status;
+    try {
+      status = token ? await request("GET", "/v1/client/session", null) : { status: 401, body: null };
+    } catch (e) {
+      await loadStrings(pickLocale(query.get("locale"))).catch(() => {});
+      return fail("network_lost");
+    }
+    const body = status.body || {};
+    await loadStrings(pickLocale(typeof body.locale === "string" ? body.locale : query.get("locale"))).catch(() => {});
+    if (status.status !== 200) return fail(sessionError(status));
+    sessionInfo = { faceSeen: false };
+    bridge.send("ready");
+    if (body.status === "completed") return complete(body);
+    if (body.status === "expired") return fail("session_expired");
+    if (body.status === "cancelled") return fail("cancelled");
+    bridge.event("session.started");
+    if (query.get("autostart") === "1") startCamera(); else { show("intro"); $("start").focus(); }
+  }
+  main();
+})();
