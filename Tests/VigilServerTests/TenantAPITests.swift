@@ -157,8 +157,16 @@ import VigilStore
         #expect(jwks?.keys.count == 1 && jwks?.keys.first?.crv == "Ed25519")
         let metrics = String(decoding: t.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("vigil_http_responses_total{class=\"2xx\"}"))
+        // The page runs only the script carrying this response's nonce, and cannot be framed.
         let page = t.request("GET", "/c/ses_x")
-        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/v1/client/frames"))
+        let policy = page.headers["content-security-policy"] ?? ""
+        let nonce = policy.components(separatedBy: "'nonce-").dropFirst().first?.components(separatedBy: "'").first ?? "?"
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<script nonce=\"\(nonce)\" src=\"/c/assets/capture.js\">"))
+        #expect(policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline") && nonce.count >= 22)
+        #expect(t.request("GET", "/c/ses_x").headers["content-security-policy"] != policy)
+        #expect(t.request("GET", "/c/assets/capture.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        #expect(t.request("GET", "/c/assets/i18n-zh-Hans.json").decode([String: String].self)?["start"] == "开始")
+        #expect(t.request("GET", "/c/assets/..%2Fvigil.sqlite").status == 404 && t.request("GET", "/c/assets/index.html").status == 404)
         #expect(t.request("GET", "/nowhere").errorCode == "not_found")
     }
 }
