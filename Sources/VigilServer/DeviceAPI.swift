@@ -127,6 +127,8 @@ enum DeviceAPI {
         let challenge: ChallengeView?
         let reflection: Reflection?
         let outcome: String?
+        let feedback: [FeedbackCode]?
+        let lockedOut: Bool?
         let signedResult: String?
     }
 
@@ -209,9 +211,10 @@ enum DeviceAPI {
             reflection = .init(colors: sequence.colors, startMs: start, stepMs: sequence.stepMs)
         }
         let face = entry.runner.lastObservation?.frame.faces.isEmpty == false
+        let verdict = entry.record.verdict
         return FrameAnswer(status: entry.record.status, attempt: entry.attempt, maxAttempts: entry.record.policy.maxAttempts, retry: retry,
-                           face: face, guidance: update?.guidance, challenge: challenge, reflection: reflection,
-                           outcome: entry.record.verdict?.outcome, signedResult: entry.record.signedResult)
+                           face: face, guidance: update?.guidance, challenge: challenge, reflection: reflection, outcome: verdict?.outcome,
+                           feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: entry.record.signedResult)
     }
 
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {

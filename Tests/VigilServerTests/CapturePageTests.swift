@@ -50,6 +50,26 @@ import VigilTestSupport
         #expect(try browser.evaluate("location.hash") as? String == "")
     }
 
+    @Test func theHostsDestroyCommandStopsEverythingAndOtherCommandsAreIgnored() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
+        let frames = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).length"
+        try browser.wait(for: "\(frames) > 3", timeout: 20, what: "frames")
+        _ = try browser.evaluate("window.onVigilHostCommand('reload'); window.onVigilHostCommand({})")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try browser.evaluate("document.getElementById('video').srcObject !== null") as? Bool == true)
+        _ = try browser.evaluate("window.onVigilHostCommand('destroy')")
+        #expect(try browser.evaluate("document.getElementById('video').srcObject === null") as? Bool == true)
+        let sent = try browser.evaluate(frames) as? Int ?? 0
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try browser.evaluate(frames) as? Int ?? 0 <= sent + 2)   // at most the two in flight
+        let last = try Self.envelopes(browser).last
+        #expect(last?["kind"] as? String == "complete" && (last?["data"] as? [String: Any])?["status"] as? String == "abandoned")
+    }
+
     @Test(arguments: ["en", "pt-BR", "es", "fr", "zh-Hans"])
     func theGuidanceScreenSpeaksTheSessionsLanguage(_ locale: String) throws {
         let t = try TestServer()
@@ -65,20 +85,22 @@ import VigilTestSupport
         try browser.screenshot().write(to: Self.artefacts.appendingPathComponent("capture-guidance-\(locale).png"))
     }
 
-    /// A recording made for this session's one-motion plan: the person rests until the prompt has
-    /// surely appeared, turns, and rests again.
-    static func recording(promptAtMs: Int, durationMs: Int) throws -> URL {
-        let analyzer = try FaceAnalyzer(models: TestServer.models)
-        let rig = try FaceRig(photo: try Image(contentsOf: DeviceAPITests.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace",
-                              analyzer: analyzer)
-        var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: 5)
+    static func rig() throws -> FaceRig {
+        try FaceRig(photo: try Image(contentsOf: DeviceAPITests.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace",
+                    analyzer: try FaceAnalyzer(models: TestServer.models))
+    }
+
+    /// `durationMs` of what `camera` shows at 10 fps as a Y4M file; `prompt` is what the screen in
+    /// front of it shows at each moment (a recording cannot see the real one).
+    static func recording(_ camera: inout some SyntheticCamera, durationMs: Int,
+                          prompt: (Int) -> (index: Int, kind: Motion, shownAtMs: Int)? = { _ in nil }) throws -> URL {
         var random = SynthRandom(seed: 11)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString).y4m")
         let writer = try Y4MWriter(url: url, width: 640, height: 480, framesPerSecond: 10)
         var screen = ScreenState()
         for ms in stride(from: 0, to: durationMs, by: 100) {
-            if ms >= promptAtMs, screen.prompt == nil { screen.prompt = (0, .turnLeft, ms) }
-            var pixels = person.frame(at: ms, screen: screen)
+            screen.prompt = prompt(ms)
+            var pixels = camera.frame(at: ms, screen: screen)
             pixels.addNoise(sigma: 2, using: &random)
             try writer.write(pixels.image())
         }
@@ -86,23 +108,56 @@ import VigilTestSupport
         return url
     }
 
+    /// Plays `video` as the camera on the session's page until the result screen shows; returns
+    /// the tenant's view of the result and the browser (still open).
+    static func capture(_ t: TestServer, _ id: String, _ token: String, video: URL, timeout: TimeInterval) throws -> (result: [String: Any], browser: HeadlessChromium) {
+        let browser = try HeadlessChromium(camera: video)
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: bridge)
+        do {
+            try browser.wait(for: "document.getElementById('screen-result').hasAttribute('data-active')", timeout: timeout, what: "the result screen")
+        } catch {
+            Issue.record("\(error); console: \(browser.consoleMessages)")
+            browser.shutdown()
+            throw error
+        }
+        let result = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any] ?? [:]
+        return (result, browser)
+    }
+
+    @Test func aPhotoMovedInFrontOfTheCameraFailsAtLow() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["count": 2, "type": "motion", "maxAttempts": 1]])   // `low`, one attempt
+        var photo = PhotoAttack(rig: try Self.rig(), medium: .print, seed: 3)
+        let video = try Self.recording(&photo, durationMs: 20_000)
+        defer { try? FileManager.default.removeItem(at: video) }
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60)
+        defer { browser.shutdown() }
+        #expect(result["outcome"] as? String == "failed" && result["lockedOut"] as? Bool == true, "\(result)")
+        #expect(try Self.text(browser, "result-title") == Self.catalogue("en")["error.locked_out"])
+    }
+
+    @Test func aReplayedVideoOfEveryMotionFailsAtMedium() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["count": 2, "type": "both", "maxAttempts": 1]])   // `medium`, one attempt
+        var recording = SyntheticPerson(rig: try Self.rig(), behaviour: .loop, light: .none, seed: 4)
+        let video = try Self.recording(&recording, durationMs: 20_000)
+        defer { try? FileManager.default.removeItem(at: video) }
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60)
+        defer { browser.shutdown() }
+        #expect(result["outcome"] as? String == "failed", "\(result)")
+    }
+
     @Test func aCooperatingPersonOnAOneMotionPolicyPassesInTheBrowser() throws {
         let t = try TestServer()
         let (id, token) = t.createSession(["policy": ["motions": ["turnLeft"], "count": 1, "type": "motion"]])
-        let video = try Self.recording(promptAtMs: 3500, durationMs: 16_000)
+        // The person rests until the prompt has surely appeared (baseline and hold take at most
+        // 2 s of capture), turns, and rests again.
+        var person = SyntheticPerson(rig: try Self.rig(), light: .live(strength: 0.15), seed: 5)
+        let video = try Self.recording(&person, durationMs: 16_000) { ms in ms >= 3500 ? (0, .turnLeft, 3500) : nil }
         defer { try? FileManager.default.removeItem(at: video) }
-        let browser = try HeadlessChromium(camera: video)
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 40)
         defer { browser.shutdown() }
-        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
-        do {
-            try browser.wait(for: "document.getElementById('screen-result').hasAttribute('data-active')", timeout: 40, what: "the result screen")
-        } catch {
-            Issue.record("\(error); console: \(browser.consoleMessages)")
-            throw error
-        }
-        let session = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json
-        let result = session["result"] as? [String: Any]
-        #expect(result?["outcome"] as? String == "passed", "\(result ?? [:])")
+        #expect(result["outcome"] as? String == "passed", "\(result)")
         #expect(try Self.text(browser, "result-title") == Self.catalogue("en")["resultPassed"])
         let envelopes = try Self.envelopes(browser)
         let events = envelopes.compactMap { ($0["data"] as? [String: Any])?["type"] as? String }

@@ -156,6 +156,7 @@
     timers = [];
     if (stream) for (const track of stream.getTracks()) track.stop();
     stream = null;
+    $("video").srcObject = null;
     $("flash").removeAttribute("data-active");
     if ("speechSynthesis" in window) speechSynthesis.cancel();
   }
