@@ -33,6 +33,8 @@ enum DeviceAPI {
         let lockedOut: Bool?
         /// The page's language (a BCP 47 tag, checked at creation).
         let locale: String?
+        /// Where the page goes when done.
+        let redirectUrl: String?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value here comes from a fixed alphabet (enum names, base64url and
@@ -43,9 +45,29 @@ enum DeviceAPI {
             if let locale { fields.append("\"locale\":\"\(locale)\"") }
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
             if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
+            if let redirectUrl { fields.append("\"redirectUrl\":\"\(Self.escaped(redirectUrl))\"") }
             if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
             fields.append("\"status\":\"\(status.rawValue)\"")
             return Array(("{" + fields.joined(separator: ",") + "}").utf8)
+        }
+
+        /// A JSON string's content, as `JSONEncoder` writes it without escaping slashes.
+        static func escaped(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{08}": out += "\\b"
+                case "\u{0C}": out += "\\f"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
         }
     }
 
@@ -68,7 +90,8 @@ enum DeviceAPI {
     static func statusView(_ record: SessionRecord) -> StatusView {
         let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
-                          signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale)
+                          signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale,
+                          redirectUrl: record.redirectUrl)
     }
 
     /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:

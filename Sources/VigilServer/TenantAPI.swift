@@ -44,6 +44,9 @@ enum TenantAPI {
         if let locale = body.locale, !isLanguageTag(locale) {
             throw HTTPError(400, "invalid_field", "field 'locale' must be a language tag such as 'pt-BR'")
         }
+        if let url = body.redirectUrl, !isRedirectURL(url) {
+            throw HTTPError(400, "invalid_field", "field 'redirectUrl' must be an absolute http(s) URL, percent-encoded")
+        }
         let policy: LivenessPolicy
         switch (body.policy, body.riskLevel) {
         case (.some, .some): throw HTTPError(400, "invalid_field", "give either 'policy' or 'riskLevel', not both")
@@ -66,6 +69,7 @@ enum TenantAPI {
             $0.externalRef = body.externalRef
             $0.locale = body.locale
             $0.theme = body.theme
+            $0.redirectUrl = body.redirectUrl
             $0.risk = risk
         }
         try context.stored { () throws(StoreError) in try context.store.insertSession(record, reference: reference) }
@@ -92,6 +96,15 @@ enum TenantAPI {
         return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
+    /// An absolute http(s) URL of URL characters only (RFC 3986: no quotes, spaces or backslashes,
+    /// so it is written into JSON and links as it is).
+    static func isRedirectURL(_ text: String) -> Bool {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&()*+,;=%".utf8)
+        guard text.utf8.allSatisfy(allowed.contains), let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              url.host?.isEmpty == false else { return false }
+        return true
+    }
+
     /// A new session record with a freshly drawn plan (not yet stored) and its token.
     static func newSession(tenantId: String, policy: LivenessPolicy, _ context: ServerContext,
                            fields: (inout SessionRecord) -> Void = { _ in }) -> (record: SessionRecord, token: String) {
@@ -109,7 +122,7 @@ enum TenantAPI {
     /// A session as the tenant sees it.
     struct SessionView: Encodable {
         let sessionId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, updatedAt: Date
-        let policy: LivenessPolicy, ssid: String?, externalRef: String?, locale: String?, theme: String?
+        let policy: LivenessPolicy, ssid: String?, externalRef: String?, locale: String?, theme: String?, redirectUrl: String?
         let risk: SessionRisk?
         let result: VerdictPayload?, signedResult: String?
         /// The best frame (JPEG, base64), until erased or past retention.
@@ -126,6 +139,7 @@ enum TenantAPI {
             externalRef = r.externalRef
             locale = r.locale
             theme = r.theme
+            redirectUrl = r.redirectUrl
             risk = r.risk
             result = r.verdict
             signedResult = r.signedResult

@@ -37,6 +37,7 @@ public enum Migrations {
         (2, """
         ALTER TABLE sessions ADD COLUMN outcome TEXT;
         ALTER TABLE sessions ADD COLUMN risk TEXT;
+        ALTER TABLE sessions ADD COLUMN redirect_url TEXT;
         CREATE TABLE reference_faces (
             session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, descriptor BLOB NOT NULL,
             delete_after_ms BIGINT NOT NULL);

@@ -42,6 +42,8 @@ public struct SessionRecord: Hashable, Sendable {
     public var externalRef: String?
     /// UI language and theme for the capture page.
     public var locale: String?, theme: String?
+    /// Where the capture page sends the person when done.
+    public var redirectUrl: String?
     /// Lifecycle times.
     public var createdAt: Date, expiresAt: Date, updatedAt: Date
     /// The engine's persisted state after the last frame batch (opaque to the store).

@@ -120,14 +120,14 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     private static let sessionColumns = """
         id, tenant_id, token_hash, status, policy, ssid, external_ref, locale, theme, created_at_ms, expires_at_ms, updated_at_ms, \
-        engine_state, result, signed_result, version, outcome, risk
+        engine_state, result, signed_result, version, outcome, risk, redirect_url
         """
 
     public func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError) {
         let values = try Self.values(session)
         try inTransaction { c in
             try c.query("""
-                INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+                INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
                 """, values)
             if let reference {
                 try c.query("INSERT INTO reference_faces (session_id, descriptor, delete_after_ms) VALUES (?1, ?2, ?3)",
@@ -167,7 +167,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             try c.query("""
                 UPDATE sessions SET status = ?4, policy = ?5, ssid = ?6, external_ref = ?7, locale = ?8, theme = ?9, \
                 expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16, \
-                outcome = ?17, risk = ?18 WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
+                outcome = ?17, risk = ?18, redirect_url = ?19 WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
                 """, values)
             guard c.changes == 1 else { throw StoreError.staleVersion }
             if let webhook { try Self.insert(webhook, into: c) }
@@ -263,7 +263,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         let risk = try s.risk.map { (r) throws(StoreError) in try encode(r) }
         return [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
                 s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
-                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql]
+                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql, s.redirectUrl.sql]
     }
 
     private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
@@ -278,6 +278,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         s.signedResult = row[14].string
         s.version = row[15].int ?? 0
         s.outcome = row[16].string
+        s.redirectUrl = row[18].string
         if let risk = row[17].string {
             guard let decoded = try? JSONDecoder().decode(SessionRisk.self, from: Data(risk.utf8)) else { throw .corrupt("session risk") }
             s.risk = decoded

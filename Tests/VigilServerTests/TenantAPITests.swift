@@ -66,6 +66,8 @@ import VigilStore
             (Array("{\"externalRef\": \"\(String(repeating: "x", count: 300))\"}".utf8), "invalid_field"),
             (Array(#"{"locale": "en\"><script>"}"#.utf8), "invalid_field"),
             (Array(#"{"locale": "pt--BR"}"#.utf8), "invalid_field"),
+            (Array(#"{"redirectUrl": "javascript:alert(1)"}"#.utf8), "invalid_field"),
+            (Array(#"{"redirectUrl": "https://app.example/\"><x>"}"#.utf8), "invalid_field"),
         ]
         for (body, code) in cases {
             let response = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: body)

@@ -294,6 +294,8 @@
     show("result");
     bridge.event("session.completed", { outcome: passed ? "passed" : "failed" });
     bridge.send("complete", { status: "submitted" });
+    const next = sessionInfo && sessionInfo.redirectUrl;
+    if (next) schedule(() => location.assign(next), 2000);
   }
 
   async function cancel() {
@@ -340,7 +342,12 @@
     const body = status.body || {};
     await loadStrings(pickLocale(typeof body.locale === "string" ? body.locale : query.get("locale"))).catch(() => {});
     if (status.status !== 200) return fail(sessionError(status));
-    sessionInfo = { faceSeen: false };
+    let redirectUrl = null;
+    try {
+      const url = new URL(String(body.redirectUrl || ""));
+      if (url.protocol === "https:" || url.protocol === "http:") redirectUrl = url.href;
+    } catch (e) { /* none, or not a URL */ }
+    sessionInfo = { faceSeen: false, redirectUrl };
     bridge.send("ready");
     if (body.status === "completed") return complete(body);
     if (body.status === "expired") return fail("session_expired");
