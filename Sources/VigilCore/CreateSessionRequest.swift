@@ -14,10 +14,12 @@ public struct CreateSessionRequest: Codable, Hashable, Sendable {
     public var redirectUrl: String?
     /// A photo (JPEG or PNG, base64) the live face must match; the result then carries `match`.
     public var referenceImage: String?
+    /// Whether the capture page asks for the device's location (a risk signal, never fatal).
+    public var collectLocation: Bool?
 
-    /// The fields a request may carry; anything else is refused (`collectLocation` of the SPEC is
-    /// not built yet, so it is refused too).
-    public static let fields: Set<String> = ["policy", "riskLevel", "ssid", "externalRef", "locale", "theme", "redirectUrl", "referenceImage"]
+    /// The fields a request may carry; anything else is refused.
+    public static let fields: Set<String> = ["policy", "riskLevel", "ssid", "externalRef", "locale", "theme", "redirectUrl", "referenceImage",
+                                             "collectLocation"]
 
     /// A request.
     public init(policy: LivenessPolicy? = nil, riskLevel: RiskLevel? = nil, ssid: String? = nil, externalRef: String? = nil,

@@ -17,6 +17,7 @@ enum DeviceAPI {
         router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes) { try frame($0, context) }
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
+        router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
     }
 
     /// The current challenge as the page shows it.
@@ -35,12 +36,15 @@ enum DeviceAPI {
         let locale: String?
         /// Where the page goes when done.
         let redirectUrl: String?
+        /// Whether the page should ask for the device's location (and has not reported it).
+        let collectLocation: Bool?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value here comes from a fixed alphabet (enum names, base64url and
         /// dots, a locale checked at creation), so nothing needs escaping.
         var jsonBytes: [UInt8] {
             var fields: [String] = []
+            if let collectLocation { fields.append("\"collectLocation\":\(collectLocation)") }
             if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
             if let locale { fields.append("\"locale\":\"\(locale)\"") }
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
@@ -91,7 +95,8 @@ enum DeviceAPI {
         let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
                           signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale,
-                          redirectUrl: record.redirectUrl)
+                          redirectUrl: record.redirectUrl,
+                          collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true)
     }
 
     /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:

@@ -59,7 +59,11 @@ enum TenantAPI {
         } catch {
             throw HTTPError(400, "invalid_policy", error.description)
         }
-        let risk = try body.ssid.map { (ssid) throws(HTTPError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
+        var risk = try body.ssid.map { (ssid) throws(HTTPError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
+        if body.collectLocation == true {
+            risk = risk ?? SessionRisk()
+            risk?.location = SessionRisk.Location(status: .missing)
+        }
         let reference = try body.referenceImage.map { (image) throws(HTTPError) in
             let face = try PhotoUpload.face(image, field: "referenceImage", context)
             return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: Date().addingTimeInterval(context.configuration.retention))

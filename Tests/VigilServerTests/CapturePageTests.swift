@@ -70,6 +70,24 @@ import VigilTestSupport
         #expect(last?["kind"] as? String == "complete" && (last?["data"] as? [String: Any])?["status"] as? String == "abandoned")
     }
 
+    @Test func thePageReportsTheLocationWhenTheSessionAsksForIt() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true])
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.send("Browser.grantPermissions", ["permissions": ["geolocation"], "origin": "http://127.0.0.1:\(t.port)"], toPage: false)
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
+        try browser.send("Emulation.setGeolocationOverride", ["latitude": 48.8566, "longitude": 2.3522, "accuracy": 25])
+        var location: [String: Any]?
+        for _ in 0..<100 where location?["status"] as? String != "granted" {
+            Thread.sleep(forTimeInterval: 0.1)
+            location = (t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["location"] as? [String: Any]
+        }
+        #expect(location?["status"] as? String == "granted" && location?["latitude"] as? Double == 48.8566 && location?["accuracyMeters"] as? Double == 25)
+        // The capture went on.
+        #expect(try browser.evaluate("document.getElementById('screen-capture').hasAttribute('data-active')") as? Bool == true)
+    }
+
     @Test(arguments: ["en", "pt-BR", "es", "fr", "zh-Hans"])
     func theGuidanceScreenSpeaksTheSessionsLanguage(_ locale: String) throws {
         let t = try TestServer()

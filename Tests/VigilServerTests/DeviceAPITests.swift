@@ -212,6 +212,31 @@ import VigilSynth
         #expect(t.request("GET", "/v1/client/session", bearer: token).json["lockedOut"] as? Bool == true)
     }
 
+    @Test func aLocationIsReportedOnceWhenAskedForAndEndsUpInTheSignedResult() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true])
+        func report(_ body: [String: Any], _ bearer: String = token) -> TestServer.Response {
+            t.request("POST", "/v1/client/location", bearer: bearer, headers: ["Content-Type": "application/json"],
+                      body: [UInt8](try! JSONSerialization.data(withJSONObject: body)))
+        }
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["collectLocation"] as? Bool == true)
+        #expect(report(["status": "granted"]).errorCode == "invalid_field")
+        #expect(report(["status": "granted", "latitude": 100, "longitude": 0]).errorCode == "invalid_field")
+        #expect(report(["status": "denied", "latitude": 1, "longitude": 2]).errorCode == "invalid_field")
+        #expect(report(["status": "missing"]).errorCode == "invalid_field")
+        #expect(report(["status": "granted", "latitude": -23.55, "longitude": -46.63, "accuracyMeters": 30, "altitude": 5]).errorCode == "unknown_field")
+        #expect(report(["status": "granted", "latitude": -23.55, "longitude": -46.63, "accuracyMeters": 30]).status == 200)
+        #expect(report(["status": "denied"]).errorCode == "location_already_reported")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["collectLocation"] == nil)
+        let other = t.createSession()
+        #expect(report(["status": "denied"], other.token).errorCode == "location_not_requested")
+        let finished = t.request("POST", "/v1/client/finish", bearer: token)
+        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        let location = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload)).risk?.location
+        #expect(location == SessionRisk.Location(status: .granted, latitude: -23.55, longitude: -46.63, accuracyMeters: 30))
+        #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["location"] != nil)
+    }
+
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
         let t = try TestServer()
         let (_, token) = t.createSession()

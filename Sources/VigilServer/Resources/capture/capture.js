@@ -12,6 +12,7 @@
   const REQUEST_TIMEOUT_MS = 10000;
   const NETWORK_GIVE_UP_MS = 15000;
   const CAMERA_TIMEOUT_MS = 15000;
+  const LOCATION_TIMEOUT_MS = 10000;
 
   const $ = (id) => document.getElementById(id);
   const query = new URLSearchParams(location.search);
@@ -145,11 +146,31 @@
     $("video").srcObject = stream;
     try { await $("video").play(); } catch (e) { /* autoplay of a muted inline video is allowed */ }
     bridge.event("camera.started");
+    if (sessionInfo.collectLocation) reportLocation();
     start = performance.now();
     capturing = true;
     schedule(sendFrame, 0);
     requestAnimationFrame(paint);
   }
+  // Asked once, after the camera: a risk signal, so a refusal or a silent browser only reports
+  // that and the capture goes on. The page's own timer also covers a permission prompt left open.
+  function reportLocation() {
+    sessionInfo.collectLocation = false;
+    let reported = false;
+    const report = (body) => {
+      if (reported) return;
+      reported = true;
+      request("POST", "/v1/client/location", JSON.stringify(body), true, { "Content-Type": "application/json" }).catch(() => {});
+      bridge.event("location.reported", { status: body.status });
+    };
+    if (!navigator.geolocation) return report({ status: "unavailable" });
+    setTimeout(() => report({ status: "timeout" }), LOCATION_TIMEOUT_MS);
+    navigator.geolocation.getCurrentPosition(
+      (p) => report({ status: "granted", latitude: p.coords.latitude, longitude: p.coords.longitude, accuracyMeters: p.coords.accuracy }),
+      (e) => report({ status: e && e.code === 1 ? "denied" : e && e.code === 3 ? "timeout" : "unavailable" }),
+      { timeout: LOCATION_TIMEOUT_MS - 1000, maximumAge: 60000, enableHighAccuracy: false });
+  }
+
   function stopCamera() {
     capturing = false;
     for (const id of timers) clearTimeout(id);
@@ -347,7 +368,7 @@
       const url = new URL(String(body.redirectUrl || ""));
       if (url.protocol === "https:" || url.protocol === "http:") redirectUrl = url.href;
     } catch (e) { /* none, or not a URL */ }
-    sessionInfo = { faceSeen: false, redirectUrl };
+    sessionInfo = { faceSeen: false, redirectUrl, collectLocation: body.collectLocation === true };
     bridge.send("ready");
     if (body.status === "completed") return complete(body);
     if (body.status === "expired") return fail("session_expired");
