@@ -2,6 +2,7 @@ import Foundation
 import VigilCore
 import VigilCrypto
 import VigilHTTP
+import VigilStore
 
 /// The hosted capture page (`Resources/capture`): the HTML, served per request with a fresh CSP
 /// nonce, and its static assets (script, style, one string catalogue per language), read once.
@@ -35,8 +36,14 @@ enum CapturePage {
         return assets
     }()
 
-    static func register(_ router: inout Router) {
-        router.add("GET", "/c/{sessionId}") { _ in page() }
+    static func register(_ router: inout Router, _ context: ServerContext) {
+        router.add("GET", "/c/{sessionId}") { request in
+            // Framing is refused unless the session's tenant allowlisted origins.
+            let id = request.parameters["sessionId"] ?? ""
+            let tenant = id.utf8.count <= 64 ? try context.stored { () throws(StoreError) in try context.store.tenantId(sessionId: id) } : nil
+            let ancestors = try tenant.flatMap { (id) throws(HTTPError) in try BrandingAPI.branding(tenantId: id, context)?.frameAncestors } ?? []
+            return page(frameAncestors: ancestors)
+        }
         router.add("GET", "/c/assets/{file}") { request in
             guard let asset = assets[request.parameters["file"] ?? ""] else { throw HTTPError(404, "not_found", "no such asset") }
             return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType), ("Cache-Control", "public, max-age=300"),
@@ -44,11 +51,13 @@ enum CapturePage {
         }
     }
 
-    /// The page with a new nonce: only the script carrying it runs; nothing inline, no framing.
-    static func page() -> HTTPResponse {
+    /// The page with a new nonce: only the script carrying it runs, nothing inline; framed only by
+    /// `frameAncestors` (origins checked when the tenant set them).
+    static func page(frameAncestors: [String]) -> HTTPResponse {
         let nonce = Base64URL.encode(SecureRandom.bytes(16))
+        let ancestors = frameAncestors.isEmpty ? "'none'" : frameAncestors.joined(separator: " ")
         let policy = "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'self'; img-src 'self' data: blob:; "
-            + "media-src 'self' blob: mediastream:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            + "media-src 'self' blob: mediastream:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors \(ancestors)"
         return HTTPResponse(status: 200, headers: [
             ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
             ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),

@@ -19,6 +19,6 @@ enum PublicAPI {
         router.add("GET", "/metrics") { _ in
             .text(context.metrics.text(gauges: ["vigil_live_sessions": Double(context.live.count)]), contentType: "text/plain; version=0.0.4")
         }
-        CapturePage.register(&router)
+        CapturePage.register(&router, context)
     }
 }

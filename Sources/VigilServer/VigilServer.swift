@@ -38,6 +38,7 @@ public final class VigilServer: Sendable {
         TenantAPI.register(&router, context)
         DeviceAPI.register(&router, context)
         PublicAPI.register(&router, context)
+        BrandingAPI.register(&router, context)
         if configuration.demo { DemoPage.register(&router, context) }
         routes = router.routes.map { ($0.method, $0.pattern) }
         do {

@@ -38,6 +38,7 @@ public enum Migrations {
         ALTER TABLE sessions ADD COLUMN outcome TEXT;
         ALTER TABLE sessions ADD COLUMN risk TEXT;
         ALTER TABLE sessions ADD COLUMN redirect_url TEXT;
+        ALTER TABLE tenants ADD COLUMN branding BLOB;
         CREATE TABLE reference_faces (
             session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, descriptor BLOB NOT NULL,
             delete_after_ms BIGINT NOT NULL);

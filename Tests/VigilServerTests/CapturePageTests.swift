@@ -1,7 +1,9 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilCore
 import VigilFace
+import VigilHTTP
 import VigilSynth
 import VigilTestSupport
 
@@ -86,6 +88,41 @@ import VigilTestSupport
         #expect(location?["status"] as? String == "granted" && location?["latitude"] as? Double == 48.8566 && location?["accuracyMeters"] as? Double == 25)
         // The capture went on.
         #expect(try browser.evaluate("document.getElementById('screen-capture').hasAttribute('data-active')") as? Bool == true)
+    }
+
+    @Test func aBrandedPageFramedByAnAllowlistedOriginShowsTheTenantsLookAndPostsToItsParent() throws {
+        let t = try TestServer()
+        // The tenant's own page, on another origin, frames the capture page.
+        var router = Router()
+        let parent = Mutex("")
+        router.add("GET", "/") { _ in HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array(parent.withLock { $0 }.utf8)) }
+        let host = try HTTPServer(configuration: .init(port: 0, threads: 1), router: router)
+        defer { host.shutdown() }
+        let origin = "http://127.0.0.1:\(host.port)"
+        #expect(t.json("PUT", "/v1/branding", ["colors": ["accent": "#aa3300"], "texts": ["es": ["introTitle": "Hola desde Acme"]],
+                                                "frameAncestors": [origin]]).status == 200)
+        let (id, token) = t.createSession(["riskLevel": "low", "locale": "es"])
+        parent.withLock {
+            $0 = """
+                <!doctype html><script>window.__messages = []; addEventListener("message", (e) => __messages.push({origin: e.origin, data: e.data}));</script>
+                <iframe id="vigil" allow="camera" width="480" height="800" src="http://127.0.0.1:\(t.port)/c/\(id)#\(token)"></iframe>
+                """
+        }
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.open(origin + "/")
+        try browser.wait(for: "__messages.some((m) => JSON.parse(m.data).kind === 'ready')", timeout: 20, what: "the framed page's ready")
+        let messages = try browser.evaluate("__messages") as? [[String: Any]] ?? []
+        #expect(messages.allSatisfy { $0["origin"] as? String == "http://127.0.0.1:\(t.port)" })
+        // Inside the frame: the tenant's title in the session's language, and its colour.
+        let vigil = "http://127.0.0.1:\(t.port)/c/"
+        #expect(try browser.evaluate("document.querySelector('#screen-intro .title').textContent", inFrameWithURLPrefix: vigil) as? String
+                == "Hola desde Acme")
+        #expect(try browser.evaluate("getComputedStyle(document.getElementById('start')).backgroundColor", inFrameWithURLPrefix: vigil) as? String
+                == "rgb(170, 51, 0)")
+        let shot = try browser.screenshot()
+        try shot.write(to: Self.artefacts.appendingPathComponent("capture-branded-framed.png"))
+        #expect(shot.count > 1000)
     }
 
     @Test(arguments: ["en", "pt-BR", "es", "fr", "zh-Hans"])

@@ -174,6 +174,23 @@ public final class HeadlessChromium: @unchecked Sendable {
         return (result["result"] as? [String: Any])?["value"]
     }
 
+    /// Evaluates `expression` in the child frame whose URL starts with `urlPrefix` (in an
+    /// isolated world: the frame's DOM, not its script variables).
+    public func evaluate(_ expression: String, inFrameWithURLPrefix urlPrefix: String) throws -> Any? {
+        func find(_ node: [String: Any]) -> String? {
+            if let frame = node["frame"] as? [String: Any], (frame["url"] as? String)?.hasPrefix(urlPrefix) == true { return frame["id"] as? String }
+            return ((node["childFrames"] as? [[String: Any]]) ?? []).lazy.compactMap(find).first
+        }
+        guard let tree = try send("Page.getFrameTree")["frameTree"] as? [String: Any], let frameId = find(tree) else {
+            throw Failure.protocolError("no frame at \(urlPrefix)")
+        }
+        let world = try send("Page.createIsolatedWorld", ["frameId": frameId, "worldName": "vigil-test"])
+        guard let context = world["executionContextId"] as? Int else { throw Failure.protocolError("no execution context") }
+        let result = try send("Runtime.evaluate", ["expression": expression, "contextId": context, "returnByValue": true])
+        if let exception = result["exceptionDetails"] { throw Failure.protocolError("script failed: \(exception)") }
+        return (result["result"] as? [String: Any])?["value"]
+    }
+
     /// Evaluates `expression` until it is true, or throws after `timeout`.
     public func wait(for expression: String, timeout: TimeInterval, what: String) throws {
         let deadline = Date().addingTimeInterval(timeout)

@@ -23,7 +23,7 @@
   let strings = {};
   let stream = null, start = 0, timers = [], inFlight = 0, sequence = 0, applied = 0;
   let finished = false, capturing = false, reflection = null, speak = false, lastSpoken = "";
-  let failingSince = null, sessionInfo = null, lastChallenge = null;
+  let failingSince = null, sessionInfo = null, lastChallenge = null, parentOrigin = null;
 
   // --- native bridge -------------------------------------------------------------------------
   const bridge = {
@@ -31,6 +31,7 @@
       const envelope = JSON.stringify(data === undefined ? { source: "vigil", version: 1, kind } : { source: "vigil", version: 1, kind, data });
       try {
         if (window.VigilNative && typeof window.VigilNative.postMessage === "function") window.VigilNative.postMessage(envelope);
+        else if (parentOrigin && window.parent !== window) window.parent.postMessage(envelope, parentOrigin);   // never "*"
       } catch (e) { /* a broken host bridge must not break the capture */ }
     },
     event(type, detail) { bridge.send("event", Object.assign({ type }, detail || {})); },
@@ -53,10 +54,13 @@
     }
     return "en";
   }
-  async function loadStrings(locale) {
+  async function loadStrings(locale, overrides) {
     const load = async (l) => (await request("GET", "/c/assets/i18n-" + l + ".json", null, false)).body || {};
     const english = await load("en");
     strings = locale === "en" ? english : Object.assign({}, english, await load(locale));
+    for (const [key, text] of Object.entries(overrides && typeof overrides === "object" ? overrides : {})) {
+      if (typeof strings[key] === "string" && typeof text === "string") strings[key] = text;
+    }
     document.documentElement.lang = locale;
     for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
   }
@@ -338,6 +342,25 @@
     if (reportAbandoned && !wasFinished) bridge.send("complete", { status: "abandoned" });
   }
 
+  // The tenant's colours, logo and texts, checked again here; and the origin to post to when
+  // the page is framed: the one the browser reports among the allowlisted, or the only one.
+  async function loadBranding() {
+    let branding = {};
+    try { branding = (await request("GET", "/v1/client/branding", null)).body || {}; } catch (e) { return {}; }
+    const colors = branding.colors && typeof branding.colors === "object" ? branding.colors : {};
+    for (const [name, variable] of [["accent", "--accent"], ["background", "--background"], ["text", "--text"]]) {
+      if (typeof colors[name] === "string" && /^#[0-9a-f]{6}$/i.test(colors[name])) document.documentElement.style.setProperty(variable, colors[name]);
+    }
+    if (typeof branding.logo === "string" && /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/.test(branding.logo)) {
+      $("logo").src = branding.logo;
+      $("logo").hidden = false;
+    }
+    const allowed = Array.isArray(branding.frameAncestors) ? branding.frameAncestors.filter((o) => typeof o === "string") : [];
+    const reported = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : null;
+    parentOrigin = reported && allowed.includes(reported) ? reported : (allowed.length === 1 ? allowed[0] : null);
+    return branding.texts && typeof branding.texts === "object" ? branding.texts : {};
+  }
+
   // --- start -----------------------------------------------------------------------------------
   async function main() {
     $("start").addEventListener("click", () => startCamera());
@@ -361,7 +384,9 @@
       return fail("network_lost");
     }
     const body = status.body || {};
-    await loadStrings(pickLocale(typeof body.locale === "string" ? body.locale : query.get("locale"))).catch(() => {});
+    const texts = status.status === 200 ? await loadBranding() : {};
+    const locale = pickLocale(typeof body.locale === "string" ? body.locale : query.get("locale"));
+    await loadStrings(locale, texts[locale]).catch(() => {});
     if (status.status !== 200) return fail(sessionError(status));
     let redirectUrl = null;
     try {
