@@ -23,7 +23,7 @@
   let strings = {};
   let stream = null, start = 0, timers = [], inFlight = 0, sequence = 0, applied = 0;
   let finished = false, capturing = false, reflection = null, speak = false, lastSpoken = "";
-  let failingSince = null, sessionInfo = null, lastChallenge = null, parentOrigin = null;
+  let failingSince = null, failures = 0, sessionInfo = null, lastChallenge = null, parentOrigin = null;
 
   // --- native bridge -------------------------------------------------------------------------
   const bridge = {
@@ -190,7 +190,8 @@
   // --- frames ----------------------------------------------------------------------------------
   async function sendFrame() {
     if (!capturing) return;
-    schedule(sendFrame, FRAME_INTERVAL_MS);
+    // After network failures the next frames wait longer (0.2 s doubling to 2 s), then resume at 10 fps.
+    schedule(sendFrame, failures ? Math.min(2000, 100 * 2 ** failures) : FRAME_INTERVAL_MS);
     if (inFlight >= MAX_IN_FLIGHT) return;   // backpressure: this frame is dropped
     const video = $("video");
     if (video.readyState < 2 || !video.videoWidth) return;
@@ -204,6 +205,7 @@
       if (!blob || !capturing) return;
       const answer = await request("POST", "/v1/client/frames", blob, true, { "Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs) });
       failingSince = null;
+      failures = 0;
       if (answer.status === 200 && answer.body) {
         if (mine > applied) { applied = mine; apply(answer.body); }
         if (mine === 1) bridge.event("capture.uploaded");
@@ -214,6 +216,7 @@
       }
     } catch (e) {
       failingSince = failingSince || performance.now();
+      failures = Math.min(failures + 1, 5);
       setPrompt(t("reconnecting"));
       if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) fail("network_lost");
     } finally {
