@@ -11,6 +11,8 @@ enum DeviceAPI {
     static let maxFrameBytes = 2 * 1024 * 1024
     /// Frames accepted per session.
     static let maxFrames = 3000
+    /// How long after the frame that finished the motions the reflection colours start.
+    static let reflectionNoticeMs = 1000
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
@@ -191,8 +193,9 @@ enum DeviceAPI {
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
             context.metrics.add("vigil_frames_total")
             if entry.runner.session.reflectionDue {
-                // The page shows the sequence from this capture time on its own clock.
-                entry.runner.startReflection(atMs: captureMs + 300)
+                // The page shows the sequence from this capture time on its own clock, after
+                // announcing it for about a second (flashes are announced before they start).
+                entry.runner.startReflection(atMs: captureMs + reflectionNoticeMs)
             }
             // The best frame so far is kept as uploaded, as the audit image.
             let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs

@@ -178,6 +178,18 @@ import VigilTestSupport
         #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .cancelled)
     }
 
+    @Test func withoutASessionLocaleThePageFollowsTheBrowsersLanguages() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)#\(token)",
+                         beforeLoad: Self.bridge + "Object.defineProperty(navigator, 'languages', { value: ['de-DE', 'pt-PT', 'en'] });")
+        try browser.wait(for: "document.getElementById('screen-intro').hasAttribute('data-active')", timeout: 20, what: "the intro")
+        #expect(try browser.evaluate("document.documentElement.lang") as? String == "pt-BR")
+        #expect(try browser.evaluate("document.getElementById('start').textContent") as? String == Self.catalogue("pt-BR")["start"])
+    }
+
     @Test(arguments: ["en", "pt-BR", "es", "fr", "zh-Hans"])
     func theGuidanceScreenSpeaksTheSessionsLanguage(_ locale: String) throws {
         let t = try TestServer()

@@ -243,7 +243,7 @@
     const c = answer.challenge;
     if (!c && reflection) settleChallenge(true);
     if (reflection) {
-      setPrompt(t("reflectionPrompt"));
+      setPrompt(t(performance.now() - start < reflection.startMs ? "reflectionNotice" : "reflectionPrompt"));
       $("cue").removeAttribute("data-kind");
     } else if (c && typeof c === "object" && MOTIONS.includes(c.kind) && Number.isInteger(c.index)) {
       trackChallenge(c);
