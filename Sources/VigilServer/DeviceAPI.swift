@@ -42,8 +42,8 @@ enum DeviceAPI {
         let collectLocation: Bool?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
-        /// often, and every value here comes from a fixed alphabet (enum names, base64url and
-        /// dots, a locale checked at creation), so nothing needs escaping.
+        /// often, and every value but the redirect URL comes from a fixed alphabet (enum names,
+        /// base64url and dots, a locale checked at creation), so only that one is escaped.
         var jsonBytes: [UInt8] {
             var fields: [String] = []
             if let collectLocation { fields.append("\"collectLocation\":\(collectLocation)") }
