@@ -52,6 +52,8 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
                                          .deviceIssue, .holdStill]
             let failed = checks.values.compactMap { $0.passed ? nil : $0.feedback }
             feedback += order.filter(failed.contains)
+            // Someone else's face makes everything else beside the point.
+            if failed.contains(.faceMismatch) { feedback.insert(.faceMismatch, at: 0) }
             if feedback.isEmpty { feedback.append(.unknown) }
             feedback = feedback.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }

@@ -30,6 +30,13 @@ import VigilFace
         #expect(decision.feedback == [.tooDark, .challengeTimeout, .identityChanged])
     }
 
+    @Test func aFaceMismatchComesBeforeEverythingElse() {
+        let decision = LivenessDecision.decide(challenges: [ChallengeRecord(kind: .nod, state: .failed)],
+                                               checks: ["match": CheckResult(passed: false, score: 0.1, feedback: .faceMismatch)],
+                                               guidance: [.tooDark: 40], frames: 100)
+        #expect(decision.feedback == [.faceMismatch, .tooDark, .motionIssue])
+    }
+
     @Test func rareGuidanceIsNotReported() {
         let decision = LivenessDecision.decide(challenges: [ChallengeRecord(kind: .blink, state: .failed)], checks: [:],
                                                guidance: [.blurry: 3], frames: 100)

@@ -69,7 +69,8 @@ import VigilTestSupport
     /// `extra` fields go into the session's creation request.
     func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64, extra: [String: Any] = [:],
                            beforeFrame: (Int) -> Void = { _ in }) -> (id: String, token: String, last: TestServer.Response) {
-        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion"]]
+        // One attempt: the person below does not follow a new plan after a failed one.
+        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion", "maxAttempts": 1]]
         let (id, token) = t.createSession(policy.merging(extra) { a, _ in a })
         var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: seed)
         var screen = ScreenState()
