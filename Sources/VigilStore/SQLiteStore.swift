@@ -207,7 +207,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func referenceFace(sessionId: String) throws(StoreError) -> ReferenceFace? {
-        try locked { c in
+        try reading { c in
             try c.query("SELECT descriptor, delete_after_ms FROM reference_faces WHERE session_id = ?1", [.text(sessionId)]).first.map {
                 ReferenceFace(descriptor: $0[0].bytes ?? [], deleteAfter: date($0[1]))
             }
@@ -230,7 +230,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int {
-        try locked { c in
+        try reading { c in
             try c.query("""
                 SELECT COUNT(*) FROM frame_hashes f WHERE f.session_id = ?1 \
                 AND EXISTS (SELECT 1 FROM frame_hashes g WHERE g.hash = f.hash AND g.session_id <> f.session_id)

@@ -33,6 +33,13 @@ import VigilTestSupport
         try browser.evaluate("window.__envelopes") as? [[String: Any]] ?? []
     }
 
+    /// Start and end (page clock, ms) of every frame upload the page made.
+    static func frameTimings(_ browser: HeadlessChromium) throws -> [[Double]] {
+        try browser.evaluate("""
+            performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).map(e => [e.startTime, e.responseEnd])
+            """) as? [[Double]] ?? []
+    }
+
     static func text(_ browser: HeadlessChromium, _ id: String) throws -> String {
         try browser.evaluate("document.getElementById('\(id)').textContent") as? String ?? ""
     }
@@ -292,9 +299,7 @@ import VigilTestSupport
         let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60, recordFailure: !retrying)
         defer { browser.shutdown() }
         #expect(result["outcome"] as? String == "passed", "\(motions) \(holds) \(result)")
-        let frames = try browser.evaluate("""
-            performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).map(e => [e.startTime, e.responseEnd])
-            """) as? [[Double]] ?? []
+        let frames = try Self.frameTimings(browser)
         if let firstFrame = frames.first, let last = frames.last {
             print(String(format: "capture page e2e, low (%@ then %@): passed %.1f s after the first frame", motions[0].rawValue, motions[1].rawValue,
                          (last[1] - firstFrame[0]) / 1000))
@@ -344,9 +349,7 @@ import VigilTestSupport
         #expect((envelopes.last?["data"] as? [String: Any])?["status"] as? String == "submitted")
         // Timing on the page's clock: load to the first answer, face to the first challenge, and
         // the capture's length (reported; tests do not assert timings).
-        let frames = try browser.evaluate("""
-            performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).map(e => [e.startTime, e.responseEnd])
-            """) as? [[Double]] ?? []
+        let frames = try Self.frameTimings(browser)
         let at = { (type: String) in envelopes.first { ($0["data"] as? [String: Any])?["type"] as? String == type }?["at"] as? Double }
         if let first = frames.first, let last = frames.last, let face = at("face.detected"), let challenge = at("challenge.started") {
             print(String(format: "capture page e2e: first guidance answer %.0f ms after navigation; first challenge %.0f ms after the face; "
