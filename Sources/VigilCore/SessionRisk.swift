@@ -50,10 +50,25 @@ public struct SessionRisk: Codable, Hashable, Sendable {
     public var velocity: Velocity?
     /// The location signal, when the session asked for one.
     public var location: Location?
+    /// The capture page's persistent device id (the host app's `getDeviceId()`, else the page's
+    /// own stored one), when the page reported it.
+    public var deviceId: String?
 
     /// Signals.
-    public init(velocity: Velocity? = nil, location: Location? = nil) {
+    public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil) {
         self.velocity = velocity
         self.location = location
+        self.deviceId = deviceId
+    }
+
+    /// Whether `text` can be a device id: 8 to 128 characters of `A-Z a-z 0-9 - _ . :`.
+    public static func isDeviceId(_ text: String) -> Bool {
+        (8...128).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"): true
+            default: false
+            }
+        }
     }
 }

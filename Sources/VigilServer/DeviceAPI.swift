@@ -20,6 +20,7 @@ enum DeviceAPI {
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
+        router.add("POST", "/v1/client/device", bodyLimit: 1024) { try deviceId($0, context) }
     }
 
     /// The current challenge as the page shows it.

@@ -243,6 +243,27 @@ import VigilTestSupport
         #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["location"] != nil)
     }
 
+    @Test func theDeviceIdIsReportedOnceCheckedAndEndsUpInTheSignedResult() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        func report(_ body: [String: Any]) -> TestServer.Response {
+            t.request("POST", "/v1/client/device", bearer: token, headers: ["Content-Type": "application/json"],
+                      body: [UInt8](try! JSONSerialization.data(withJSONObject: body)))
+        }
+        #expect(report(["deviceId": "short"]).errorCode == "invalid_field")
+        #expect(report(["deviceId": "<script>alert(1)</script>"]).errorCode == "invalid_field")
+        #expect(report(["deviceId": String(repeating: "a", count: 129)]).errorCode == "invalid_field")
+        #expect(report(["deviceId": "device-0123456789", "model": "x"]).errorCode == "unknown_field")
+        #expect(report(["deviceId": "device-0123456789"]).status == 200)
+        #expect(report(["deviceId": "device-9876543210"]).errorCode == "device_id_already_reported")
+        let finished = t.request("POST", "/v1/client/finish", bearer: token)
+        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        #expect(try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload)).risk?.deviceId == "device-0123456789")
+        #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["deviceId"] as? String
+                == "device-0123456789")
+        #expect(report(["deviceId": "device-0123456789"]).status == 409)
+    }
+
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
         let t = try TestServer()
         let (_, token) = t.createSession()

@@ -175,6 +175,24 @@
       { timeout: LOCATION_TIMEOUT_MS - 1000, maximumAge: 60000, enableHighAccuracy: false });
   }
 
+  // The host app's id outlives WebView storage (Keychain, SharedPreferences); without one the
+  // page keeps its own. The id used goes back to the host and, once, to the server.
+  async function reportDeviceId() {
+    const valid = (id) => typeof id === "string" && /^[A-Za-z0-9._:-]{8,128}$/.test(id);
+    const native = window.VigilNative;
+    let id = null;
+    try {
+      if (native && typeof native.getDeviceId === "function") {
+        id = await Promise.race([Promise.resolve(native.getDeviceId()), new Promise((resolve) => setTimeout(() => resolve(null), 1000))]);
+      }
+    } catch (e) { id = null; }
+    if (!valid(id)) { try { id = localStorage.getItem("vigil.deviceId"); } catch (e) { id = null; } }
+    if (!valid(id)) id = "web-" + Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    try { localStorage.setItem("vigil.deviceId", id); } catch (e) { /* storage may be off */ }
+    try { if (native && typeof native.setDeviceId === "function") native.setDeviceId(id); } catch (e) { /* optional */ }
+    request("POST", "/v1/client/device", JSON.stringify({ deviceId: id }), true, { "Content-Type": "application/json" }).catch(() => {});
+  }
+
   function stopCamera() {
     capturing = false;
     for (const id of timers) clearTimeout(id);
@@ -402,6 +420,7 @@
     if (body.status === "expired") return fail("session_expired");
     if (body.status === "cancelled") return fail("cancelled");
     bridge.event("session.started");
+    reportDeviceId();
     if (query.get("autostart") === "1") startCamera(); else { show("intro"); $("start").focus(); }
   }
   main();

@@ -1,0 +1,34 @@
+import Foundation
+import VigilCore
+import VigilHTTP
+import VigilStore
+
+/// `POST /v1/client/device`: the capture page's one report of its persistent device id (from the
+/// host app's `getDeviceId()` or the page's own storage). A risk signal, stored with the session
+/// and published in its result, like the location.
+extension DeviceAPI {
+    /// The report's body.
+    struct DeviceIdReport: Decodable {
+        let deviceId: String
+    }
+
+    static func deviceId(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        let record = try context.deviceSession(request)
+        guard !record.status.isFinal else { throw finished(record) }
+        let report = try context.decode(DeviceIdReport.self, from: request.body, fields: ["deviceId"])
+        guard SessionRisk.isDeviceId(report.deviceId) else {
+            throw HTTPError(400, "invalid_field", "deviceId must be 8-128 characters of A-Z a-z 0-9 - _ . :")
+        }
+        return try withEngine(record, context) { entry in
+            guard entry.record.risk?.deviceId == nil else {
+                throw HTTPError(409, "device_id_already_reported", "the device id was reported already")
+            }
+            var next = entry.record
+            next.risk = next.risk ?? SessionRisk()
+            next.risk?.deviceId = report.deviceId
+            next.updatedAt = Date()
+            try save(entry, next, personalData: .keep, context)
+            return .json(["deviceId": report.deviceId])
+        }
+    }
+}
