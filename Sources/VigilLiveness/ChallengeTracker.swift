@@ -141,7 +141,11 @@ public struct ChallengeTracker: Codable, Sendable {
             if guidance == nil && abs(face.pose.yaw) < 15 && abs(face.pose.pitch) < 15 {
                 samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, mouth: face.mouth,
                                         yaw: face.pose.yaw, pitch: face.pose.pitch))
+                // The baseline's frames are a resting, well-placed face: the first hold counts them.
+                neutralSinceMs = neutralSinceMs ?? timestampMs
                 if samples.count == Self.baselineFrames { settleBaseline() }
+            } else {
+                neutralSinceMs = nil
             }
             return update(guidance ?? (samples.isEmpty ? nil : .holdStill), progress: 0)
         }

@@ -207,10 +207,11 @@ struct Session {
         #expect(session.tracker.challenges[0].reason == "unsolicited_mouthOpen")
     }
 
+    /// The first hold counts from the first well-placed resting frame, the baseline's included.
     @Test func thePromptWaitsForTheDrawnHoldTime() {
         var session = Session(ChallengePlan(motions: [.blink], holdMs: [1200], reflection: nil))
-        session.feed(person, frames: ChallengeTracker.baselineFrames)
         let heldFrom = session.clock
+        session.feed(person, frames: ChallengeTracker.baselineFrames)
         for _ in 0..<30 where session.tracker.challenges[0].promptedAtMs == nil { session.feed(person) }
         let prompted = try! #require(session.tracker.challenges[0].promptedAtMs)
         #expect(prompted - heldFrom >= 1200 && prompted - heldFrom <= 1300)

@@ -68,7 +68,11 @@ import VigilTestSupport
         let (id, token) = t.createSession()
         let browser = try HeadlessChromium(camera: nil)
         defer { browser.shutdown() }
-        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
+        // This host keeps a device id of its own, which the page adopts.
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge + """
+            window.VigilNative.getDeviceId = () => "ios-keychain-0001";
+            window.VigilNative.setDeviceId = (id) => { window.__setDeviceId = id; };
+            """)
         let frames = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).length"
         try browser.wait(for: "\(frames) > 3", timeout: 20, what: "frames")
         _ = try browser.evaluate("window.onVigilHostCommand('reload'); window.onVigilHostCommand({})")
@@ -81,6 +85,47 @@ import VigilTestSupport
         #expect(try browser.evaluate(frames) as? Int ?? 0 <= sent + 2)   // at most the two in flight
         let last = try Self.envelopes(browser).last
         #expect(last?["kind"] as? String == "complete" && (last?["data"] as? [String: Any])?["status"] as? String == "abandoned")
+        #expect(try browser.evaluate("window.__setDeviceId") as? String == "ios-keychain-0001")
+        #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["deviceId"] as? String
+                == "ios-keychain-0001")
+    }
+
+    /// Without a host id the page makes one, keeps it, and reports the same one next time.
+    @Test func withoutAHostDeviceIdThePageKeepsItsOwn() throws {
+        let t = try TestServer()
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        var seen: [String] = []
+        for _ in 0..<2 {
+            let (id, token) = t.createSession()
+            try browser.open("http://127.0.0.1:\(t.port)/c/\(id)#\(token)", beforeLoad: Self.bridge)
+            var deviceId: String?
+            for _ in 0..<100 where deviceId == nil {
+                Thread.sleep(forTimeInterval: 0.1)
+                deviceId = (t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["deviceId"] as? String
+            }
+            seen.append(deviceId ?? "")
+        }
+        #expect(seen[0].hasPrefix("web-") && seen[0].count == 36 && seen[1] == seen[0], "\(seen)")
+    }
+
+    /// A camera another app holds, and none at all, as the browser reports them.
+    @Test func aCameraInUseAndAMissingCameraEachHaveTheirScreen() throws {
+        let strings = try Self.catalogue("en")
+        let t = try TestServer()
+        for (name, code) in [("NotReadableError", "camera_in_use"), ("NotFoundError", "no_camera")] {
+            let (id, token) = t.createSession()
+            let refuse = "navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('refused', '\(name)'));"
+            let browser = try HeadlessChromium(camera: nil)
+            defer { browser.shutdown() }
+            try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge + refuse)
+            try browser.wait(for: "document.getElementById('screen-error').hasAttribute('data-active')", timeout: 20, what: "the error screen")
+            let error = try Self.envelopes(browser).last { $0["kind"] as? String == "error" }
+            #expect((error?["data"] as? [String: Any])?["code"] as? String == code)
+            #expect(try Self.text(browser, "error-title") == strings["error.\(code)"])
+            // Only a camera in use may free up: that screen offers to try again.
+            #expect(try browser.evaluate("document.getElementById('error-retry').hidden") as? Bool == (code != "camera_in_use"))
+        }
     }
 
     @Test func thePageReportsTheLocationWhenTheSessionAsksForIt() throws {
@@ -304,6 +349,84 @@ import VigilTestSupport
             print(String(format: "capture page e2e, low (%@ then %@): passed %.1f s after the first frame", motions[0].rawValue, motions[1].rawValue,
                          (last[1] - firstFrame[0]) / 1000))
         }
+    }
+
+    /// A test-only camera injection (exactly the attack a real page cannot tell from a camera,
+    /// so it lives here and never in the product): `getUserMedia` answers a canvas stream, and
+    /// `__feed(jpegBase64)` draws the next frame and returns what the screen shows now.
+    static let injectedCamera = """
+        (() => {
+          const canvas = document.createElement("canvas");
+          canvas.width = 640; canvas.height = 480;
+          const context = canvas.getContext("2d");
+          navigator.mediaDevices.getUserMedia = async () => canvas.captureStream(30);
+          window.__feed = async (jpeg) => {
+            const bytes = Uint8Array.from(atob(jpeg), (c) => c.charCodeAt(0));
+            context.drawImage(await createImageBitmap(new Blob([bytes], { type: "image/jpeg" })), 0, 0);
+            const started = window.__envelopes.filter((e) => e.kind === "event" && e.data.type === "challenge.started").pop();
+            const cue = document.getElementById("cue");
+            const flash = document.getElementById("flash");
+            return {
+              now: performance.now(),
+              challenge: started && cue && cue.dataset.kind === started.data.kind ? { index: started.data.index, kind: started.data.kind, at: started.at } : null,
+              flash: flash && flash.hasAttribute("data-active") ? getComputedStyle(flash).backgroundColor : null,
+            };
+          };
+        })();
+        """
+
+    /// The synthetic person rendered live in answer to what the page shows (prompts and
+    /// flashes), through the injected camera, on the default `low` policy: the measure of the
+    /// page's "passes in 8 s" budget, which a fixed recording cannot show.
+    @Test func aPersonReactingLiveToThePagePassesLow() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["riskLevel": "low"])
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge + Self.injectedCamera)
+        try browser.wait(for: "typeof window.__feed === 'function' && document.getElementById('screen-capture').hasAttribute('data-active')",
+                         timeout: 20, what: "the capture screen")
+        var person = SyntheticPerson(rig: try Self.rig(), light: .live(strength: 0.15), seed: 8)
+        var random = SynthRandom(seed: 12)
+        var screen = ScreenState()
+        var pageStart: Double?
+        let clock = ContinuousClock(), start = clock.now
+        let done = "['screen-result', 'screen-error'].some((s) => document.getElementById(s).hasAttribute('data-active'))"
+        while clock.now - start < .seconds(40) {
+            let tick = clock.now
+            let ms = Int((tick - start) / .milliseconds(1))
+            var pixels = person.frame(at: ms, screen: screen)
+            pixels.addNoise(sigma: 2, using: &random)
+            let jpeg = Data(pixels.image().jpegData(quality: 90)).base64EncodedString()
+            let shown = try browser.evaluate("__feed('\(jpeg)')") as? [String: Any] ?? [:]
+            let now = shown["now"] as? Double ?? 0
+            if pageStart == nil { pageStart = now - Double(ms) }
+            if let c = shown["challenge"] as? [String: Any], let index = c["index"] as? Int, let kind = (c["kind"] as? String).flatMap(Motion.init(rawValue:)),
+               let at = c["at"] as? Double {
+                if screen.prompt?.index != index { screen.prompt = (index, kind, Int(at - pageStart!)) }
+            } else {
+                screen.prompt = nil
+            }
+            screen.color = Self.rgb(shown["flash"] as? String) ?? (1, 1, 1)
+            if try browser.evaluate(done) as? Bool == true { break }
+            Thread.sleep(until: Date().addingTimeInterval(max(0, 0.1 - Double((clock.now - tick) / .milliseconds(1)) / 1000)))
+        }
+        let result = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any] ?? [:]
+        #expect(result["outcome"] as? String == "passed", "\(result)")
+        let frames = try Self.frameTimings(browser)
+        let envelopes = try Self.envelopes(browser)
+        let at = { (type: String) in envelopes.first { ($0["data"] as? [String: Any])?["type"] as? String == type }?["at"] as? Double }
+        if let first = frames.first, let last = frames.last, let face = at("face.detected"), let challenge = at("challenge.started") {
+            print(String(format: "capture page e2e, live person at low: first challenge %.0f ms after the face; passed %.1f s after the first frame "
+                         + "(attempt %@)", challenge - face, (last[1] - first[0]) / 1000, "\(result["attempt"] ?? "?")"))
+        }
+    }
+
+    /// `rgb(r, g, b)` as 0...1 channels.
+    static func rgb(_ css: String?) -> (red: Double, green: Double, blue: Double)? {
+        guard let css, css.hasPrefix("rgb") else { return nil }
+        let parts = css.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return parts.count >= 3 ? (parts[0] / 255, parts[1] / 255, parts[2] / 255) : nil
     }
 
     @Test func aPhotoMovedInFrontOfTheCameraFailsAtLow() throws {
