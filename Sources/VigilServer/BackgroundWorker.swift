@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 import VigilCore
+import VigilCrypto
 import VigilStore
 
 /// Once a second: marks sessions past `expiresAt` expired (queuing `session.expired`), deletes
