@@ -41,6 +41,7 @@ let package = Package(
                 resources: [.copy("Resources/capture")]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
+        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP", "VigilTestSupport"]),
