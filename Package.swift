@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "VigilCrypto", targets: ["VigilCrypto"]),
         .library(name: "VigilHTTP", targets: ["VigilHTTP"]),
         .library(name: "VigilStore", targets: ["VigilStore"]),
+        // The two products app and backend developers depend on: no dlib, microhttpd or SQLite
+        // in their graph, no unsafe flags.
+        .library(name: "VigilVerifier", targets: ["VigilVerifier"]),
     ],
     targets: [
         .target(name: "VigilCore"),
@@ -25,6 +28,7 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
+        .target(name: "VigilVerifier", dependencies: ["VigilCore", "VigilCrypto"]),
         .target(
             name: "CDlibFace",
             cxxSettings: dlibOptimised + [.define("DLIB_NO_GUI_SUPPORT")],
@@ -42,6 +46,7 @@ let package = Package(
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilVerifierTests", dependencies: ["VigilVerifier", "VigilCrypto", "VigilCore"]),
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP", "VigilTestSupport"]),

@@ -81,16 +81,12 @@ enum Completion {
 }
 
 /// Webhook bodies.
-enum WebhookEvent {
+extension WebhookEvent {
     /// A pending delivery of `event` for `session`.
     static func delivery(_ event: String, session: SessionRecord, result: VerdictPayload?) -> WebhookDelivery {
-        struct Body: Encodable {
-            let id: String, type: String, createdAt: Date, sessionId: String, externalRef: String?, status: SessionStatus
-            let result: VerdictPayload?, signedResult: String?
-        }
         let id = Identifiers.id("evt_")
-        let body = Body(id: id, type: event, createdAt: Date(), sessionId: session.id, externalRef: session.externalRef, status: session.status,
-                        result: result, signedResult: session.signedResult)
+        let body = WebhookEvent(id: id, type: event, createdAt: Date(), sessionId: session.id, externalRef: session.externalRef,
+                                status: session.status, result: result, signedResult: session.signedResult)
         let payload = (try? HTTPJSON.encoder.encode(body)).map { [UInt8]($0) } ?? []
         return WebhookDelivery(id: id, tenantId: session.tenantId, sessionId: session.id, event: event, payload: payload, createdAt: Date())
     }
