@@ -19,6 +19,7 @@ let package = Package(
         // The two products app and backend developers depend on: no dlib, microhttpd or SQLite
         // in their graph, no unsafe flags.
         .library(name: "VigilVerifier", targets: ["VigilVerifier"]),
+        .library(name: "VigilSDK", targets: ["VigilSDK"]),
     ],
     targets: [
         .target(name: "VigilCore"),
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(name: "VigilVerifier", dependencies: ["VigilCore", "VigilCrypto"]),
+        .target(name: "VigilSDK", dependencies: ["VigilCore"]),
         .target(
             name: "CDlibFace",
             cxxSettings: dlibOptimised + [.define("DLIB_NO_GUI_SUPPORT")],
@@ -46,6 +48,7 @@ let package = Package(
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),
         .testTarget(name: "VigilVerifierTests", dependencies: ["VigilVerifier", "VigilCrypto", "VigilCore"]),
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),

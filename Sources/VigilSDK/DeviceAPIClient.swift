@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The device API (`/v1/client/...`) for one session, authorised by its session token.
+public struct DeviceAPIClient: Sendable {
+    /// The session's state as `GET /v1/client/session` reports it.
+    public struct Status: Decodable, Sendable, Hashable {
+        /// created, capturing, processing, completed, expired, cancelled.
+        public let status: String
+        public let outcome: String?
+        public let feedback: [String]?
+        public let signedResult: String?
+        public let lockedOut: Bool?
+        /// Whether nothing more can happen to the session.
+        public var isFinal: Bool { ["completed", "expired", "cancelled"].contains(status) }
+    }
+
+    /// One frame's answer from `POST /v1/client/frames` (unknown fields ignored).
+    public struct FrameAnswer: Decodable, Sendable {
+        /// The challenge on screen.
+        public struct Challenge: Decodable, Sendable { public let index: Int, kind: String, state: String }
+        /// The reflection sequence, once it started.
+        public struct Reflection: Decodable, Sendable { public let colors: [String], startMs: Int, stepMs: Int }
+        public let status: String
+        public let face: Bool?
+        public let guidance: String?
+        public let challenge: Challenge?
+        public let reflection: Reflection?
+        public let outcome: String?
+    }
+
+    /// What the server answered instead of a 2xx.
+    public struct Refusal: Error, Sendable {
+        public let status: Int, code: String, message: String
+        /// Seconds to wait, from `Retry-After` on a 429.
+        public let retryAfter: Double?
+    }
+
+    let base: URL, token: String, session: URLSession
+
+    /// A client for `serverURL`, authorised as the session whose token is `token`.
+    public init(serverURL: URL, token: String, session: URLSession = .shared) {
+        self.base = serverURL
+        self.token = token
+        self.session = session
+    }
+
+    /// `GET /v1/client/session`.
+    public func status() async throws -> Status {
+        try decode(Status.self, try await send("GET", "/v1/client/session"))
+    }
+
+    /// `POST /v1/client/frames`: one JPEG taken `captureMs` after capture start.
+    public func send(frame jpeg: [UInt8], captureMs: Int) async throws -> FrameAnswer {
+        try decode(FrameAnswer.self, try await send("POST", "/v1/client/frames", body: Data(jpeg),
+                                                    headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs)]))
+    }
+
+    /// `POST /v1/client/finish`: decide on the frames sent so far.
+    public func finish() async throws -> Status { try decode(Status.self, try await send("POST", "/v1/client/finish")) }
+
+    /// `POST /v1/client/cancel`.
+    public func cancel() async throws { _ = try await send("POST", "/v1/client/cancel") }
+
+    private func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> Data {
+        var request = URLRequest(url: base.appendingPathComponent(String(path.dropFirst())), cachePolicy: .reloadIgnoringLocalCacheData,
+                                 timeoutInterval: 10)
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = response as? HTTPURLResponse
+        guard let http, (200..<300).contains(http.statusCode) else {
+            let error = (try? JSONDecoder().decode([String: [String: String]].self, from: data))?["error"]
+            throw Refusal(status: http?.statusCode ?? 0, code: error?["code"] ?? "", message: error?["message"] ?? "",
+                          retryAfter: http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init))
+        }
+        return data
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        do { return try JSONDecoder().decode(T.self, from: data) } catch { throw VigilError.serverError("unreadable answer: \(error)") }
+    }
+}

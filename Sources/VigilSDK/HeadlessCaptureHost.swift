@@ -1,0 +1,101 @@
+import Foundation
+
+/// Drives the device API directly with frames from a `FrameSource` (tests, kiosks, the
+/// `vigil capture` CLI): sends each frame, shows the source what the page would show (the
+/// challenge, the reflection colour), then finishes and polls the status until it is final.
+public struct HeadlessCaptureHost: VigilCaptureHost {
+    private let makeSource: @Sendable () -> any FrameSource
+    /// Gives up polling after this many seconds.
+    public var pollTimeout: TimeInterval = 60
+    /// Gives up after network errors lasting this long.
+    public var networkTimeout: TimeInterval = 15
+    /// Called with every frame answer (the CLI prints them).
+    public var onAnswer: (@Sendable (DeviceAPIClient.FrameAnswer) -> Void)?
+
+    /// A host taking frames from a fresh `source()` per capture.
+    public init(source: @escaping @Sendable () -> any FrameSource) {
+        makeSource = source
+    }
+
+    public func capture(_ session: VigilCaptureSession) async throws(VigilError) {
+        var source = makeSource()
+        var screen = CaptureScreen()
+        let clock = ContinuousClock(), start = clock.now
+        var lastSecurity = clock.now
+        var failingSince: ContinuousClock.Instant?
+        func elapsedMs() -> Int { Int((clock.now - start) / .milliseconds(1)) }
+        func check() throws(VigilError) {
+            let findings = session.security()
+            if !findings.isEmpty { throw .securityException(findings.joined(separator: "; ")) }
+        }
+        try check()
+        frames: while true {
+            if Task.isCancelled { throw .userCancelled }
+            if clock.now - lastSecurity >= .seconds(session.securityInterval) {
+                try check()
+                lastSecurity = clock.now
+            }
+            let frame: CapturedFrame?
+            do { frame = try source.nextFrame(elapsedMs: elapsedMs(), screen: screen) } catch let error as VigilError { throw error } catch {
+                throw .unexpected("frame source: \(error)")
+            }
+            guard let frame else { break }
+            if source.isPaced, frame.timestampMs > elapsedMs() {
+                try? await Task.sleep(for: .milliseconds(frame.timestampMs - elapsedMs()))
+            }
+            do {
+                let answer = try await session.api.send(frame: frame.jpeg, captureMs: frame.timestampMs)
+                failingSince = nil
+                onAnswer?(answer)
+                if ["completed", "expired", "cancelled"].contains(answer.status) { break frames }
+                update(&screen, answer, at: frame.timestampMs)
+            } catch let refusal as DeviceAPIClient.Refusal {
+                switch refusal.status {
+                case 429: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
+                case 409, 410: break frames   // finished meanwhile: the status says how
+                case 401: throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+                default: throw .serverError("\(refusal.status) \(refusal.code): \(refusal.message)")
+                }
+            } catch {
+                failingSince = failingSince ?? clock.now
+                if clock.now - failingSince! > .seconds(networkTimeout) { throw .networkError("\(error)") }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        try check()
+        // A recording may end before the server decided: decide on what was sent, then poll.
+        if let status = try? await session.api.status(), !status.isFinal { _ = try? await session.api.finish() }
+        try await pollUntilFinal(session)
+    }
+
+    private func update(_ screen: inout CaptureScreen, _ answer: DeviceAPIClient.FrameAnswer, at ms: Int) {
+        if let c = answer.challenge, c.state == "active" {
+            if screen.challenge?.index != c.index { screen.challenge = (c.index, c.kind, ms + 100) }
+        } else {
+            screen.challenge = nil
+        }
+        screen.flashColor = nil
+        if let r = answer.reflection, r.stepMs > 0 {
+            let step = (ms + 100 - r.startMs) / r.stepMs
+            if ms + 100 >= r.startMs, step < r.colors.count { screen.flashColor = r.colors[step] }
+        }
+    }
+
+    /// `GET /v1/client/session` every `pollInterval` until final, backing off on network errors.
+    private func pollUntilFinal(_ session: VigilCaptureSession) async throws(VigilError) {
+        let deadline = ContinuousClock.now + .seconds(pollTimeout)
+        var delay = session.pollInterval
+        while ContinuousClock.now < deadline {
+            do {
+                if try await session.api.status().isFinal { return }
+                delay = session.pollInterval
+            } catch let refusal as DeviceAPIClient.Refusal where refusal.status == 401 {
+                throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+            } catch {
+                delay = min(delay * 2, 16)
+            }
+            try? await Task.sleep(for: .seconds(delay))
+        }
+        throw .userTimeout
+    }
+}

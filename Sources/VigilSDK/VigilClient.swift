@@ -1,0 +1,133 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The SDK's entry point: initialise once, then run liveness checks and read device data.
+/// Main-actor isolated: call it from UI code; the capture itself runs off the main actor.
+@MainActor public final class VigilClient {
+    /// The shared client.
+    public static let shared = VigilClient()
+
+    /// This SDK's version.
+    public static let sdkVersion = "0.1.0"
+
+    private var config: VigilConfig?
+    private var deviceId: String?
+    private var active: Task<Void, Never>?
+    private let deviceIds: DeviceIdStore
+
+    /// A client of its own (apps use `shared`; tests make their own).
+    public init(deviceIdStore file: URL? = nil) {
+        deviceIds = file.map(DeviceIdStore.init(file:)) ?? .standard
+    }
+
+    /// Whether `initialize` succeeded and `stop` was not called since.
+    public var isInitialized: Bool { config != nil }
+
+    /// Versions and the device id, for support.
+    public var versionInfo: VigilVersionInfo { VigilVersionInfo(sdkVersion: Self.sdkVersion, apiVersion: "v1", deviceId: deviceId) }
+
+    /// Checks and keeps `config`; loads the device id (best effort).
+    public func initialize(config: VigilConfig) async throws(VigilInitError) {
+        guard self.config == nil else { throw .alreadyInitialized }
+        if let problem = config.problem() { throw .invalidConfiguration(problem) }
+        self.config = config
+        deviceId = try? deviceIds.load()
+        config.logger?.log("info", "initialised for \(config.serverURL.host ?? "?")")
+    }
+
+    /// Opens a connection to the server ahead of time so the first frame does not pay for it;
+    /// runs no device checks.
+    public func prewarm() async {
+        guard let config else { return }
+        var request = URLRequest(url: config.serverURL.appendingPathComponent("healthz"), timeoutInterval: 5)
+        request.httpMethod = "GET"
+        _ = try? await URLSession.shared.data(for: request)
+    }
+
+    /// The `ssid` the app sends its backend: the device id and the integrity verdict. Best
+    /// effort: a failure inside gives `.success` with an empty `ssid`; only "not initialised" fails.
+    public func getSessionData() async -> Result<VigilSessionData, VigilError> {
+        guard let config else { return .failure(.notInitialized) }
+        guard let id = deviceId ?? (try? deviceIds.load()) else { return .success(VigilSessionData(ssid: "")) }
+        deviceId = id
+        let integrity = config.enableSecurity ? (DeviceSecurity.findings().isEmpty ? "clean" : "flagged") : "unchecked"
+        return .success(VigilSessionData(ssid: "\(id).\(integrity)"))
+    }
+
+    /// Runs one liveness check with `host`: `.loading`, then `.success` with what the server
+    /// signed, or `.error`; then the stream ends. One at a time.
+    public func startLivenessCheck(host: any VigilCaptureHost, sessionId: String, sessionToken: String) -> AsyncStream<VigilLivenessState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: VigilLivenessState.self)
+        guard let config else {
+            continuation.yield(.error(.notInitialized))
+            continuation.finish()
+            return stream
+        }
+        guard active == nil else {
+            continuation.yield(.error(.captureAlreadyActive))
+            continuation.finish()
+            return stream
+        }
+        let api = DeviceAPIClient(serverURL: config.serverURL, token: sessionToken)
+        let enableSecurity = config.enableSecurity
+        let session = VigilCaptureSession(serverURL: config.serverURL, sessionId: sessionId, api: api, locale: config.locale,
+                                          pollInterval: config.pollInterval, securityInterval: config.securityInterval,
+                                          security: { enableSecurity ? DeviceSecurity.findings() : [] }, logger: config.logger)
+        let locale = config.locale, logger = config.logger
+        continuation.yield(.loading)
+        active = Task { [weak self] in
+            let state = await Self.run(host: host, session: session, locale: locale)
+            if case .error(let error) = state { logger?.log(error == .userCancelled ? "info" : "error", "capture ended: \(error)") }
+            continuation.yield(state)
+            continuation.finish()
+            self?.active = nil
+        }
+        continuation.onTermination = { [weak self] reason in
+            if case .cancelled = reason { Task { @MainActor in self?.active?.cancel() } }
+        }
+        return stream
+    }
+
+    /// Ends any capture and forgets the configuration and device id held in memory;
+    /// `initialize` then behaves as the first time.
+    public func stop() {
+        active?.cancel()
+        active = nil
+        config = nil
+        deviceId = nil
+    }
+
+    private nonisolated static func run(host: any VigilCaptureHost, session: VigilCaptureSession, locale: String) async -> VigilLivenessState {
+        do {
+            try await host.capture(session)
+        } catch {
+            if case .securityException = error { return .error(error) }   // nothing more is sent
+            if Task.isCancelled { return .error(.userCancelled) }
+            return .error(error)
+        }
+        let status: DeviceAPIClient.Status
+        do {
+            status = try await session.api.status()
+        } catch {
+            return .error(.networkError("\(error)"))
+        }
+        guard status.status == "completed", let outcome = status.outcome, let signed = status.signedResult else {
+            if status.status == "cancelled" { return .error(.userCancelled) }
+            return .error(.sessionNotCompleted(status: status.status, message: "the session ended without a result"))
+        }
+        let message = outcome == "passed" ? Self.passedText(locale) : Self.failedText(locale)
+        return .success(VigilResult(outcome: outcome, message: message, feedback: status.feedback ?? [], signedResult: signed, auditImage: nil))
+    }
+
+    private nonisolated static func passedText(_ locale: String) -> String {
+        ["en": "Verification complete", "pt-BR": "Verificação concluída", "es": "Verificación completada", "fr": "Vérification terminée",
+         "zh-Hans": "验证完成"][locale] ?? "Verification complete"
+    }
+
+    private nonisolated static func failedText(_ locale: String) -> String {
+        ["en": "We could not verify you", "pt-BR": "Não foi possível verificar você", "es": "No pudimos verificarte",
+         "fr": "Nous n'avons pas pu vous vérifier", "zh-Hans": "无法完成验证"][locale] ?? "We could not verify you"
+    }
+}
