@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP", "VigilTestSupport"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilStore", "VigilCore"]),
         .testTarget(name: "VigilServerTests", dependencies: ["VigilServer", "VigilStore", "VigilCrypto", "VigilCore", "VigilFace", "VigilSynth",
-                                                           "VigilHTTP", "VigilTestSupport"]),
+                                                           "VigilHTTP", "VigilTestSupport", "VigilSDK", "VigilVerifier"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilFace
+import VigilSDK
+import VigilSynth
+import VigilVerifier
+
+/// Something synthetic in front of a headless "camera": it sees what `HeadlessCaptureHost` says
+/// the screen shows and renders the next frame 100 ms of capture time later.
+// @unchecked: the renderers hold images by value but are not marked Sendable; each capture
+// takes its own copy of the source and uses it from its one task.
+struct SyntheticFrameSource: FrameSource, @unchecked Sendable {
+    var camera: any SyntheticCamera
+    var random: SynthRandom
+    var nextMs = 0
+    let durationMs: Int
+    var isPaced: Bool { false }
+
+    mutating func nextFrame(elapsedMs: Int, screen: CaptureScreen) throws -> CapturedFrame? {
+        guard nextMs < durationMs else { return nil }
+        var state = ScreenState()
+        if let c = screen.challenge, let kind = Motion(rawValue: c.kind) { state.prompt = (c.index, kind, c.shownAtMs) }
+        if let hex = screen.flashColor, let value = UInt32(hex.dropFirst(), radix: 16) {
+            state.color = (Double(value >> 16 & 255) / 255, Double(value >> 8 & 255) / 255, Double(value & 255) / 255)
+        }
+        var pixels = camera.frame(at: nextMs, screen: state)
+        pixels.addNoise(sigma: 2, using: &random)
+        defer { nextMs += 100 }
+        return CapturedFrame(jpeg: pixels.image().jpegData(quality: 85), timestampMs: nextMs)
+    }
+}
+
+/// `VigilClient` with `HeadlessCaptureHost` against a running server: the state stream, the
+/// signed result, and the backend's check of it with `VigilVerifier`.
+@MainActor struct HeadlessCaptureTests {
+    func run(_ t: TestServer, _ policy: [String: Any], camera: any SyntheticCamera, seed: UInt64) async throws
+        -> (id: String, states: [VigilLivenessState]) {
+        let (id, token) = t.createSession(policy)
+        let client = VigilClient(deviceIdStore: FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString)/id"))
+        try await client.initialize(config: VigilConfig(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, pollInterval: 0.2))
+        let source = SyntheticFrameSource(camera: camera, random: SynthRandom(seed: seed), durationMs: 20_000)
+        var states: [VigilLivenessState] = []
+        for await state in client.startLivenessCheck(host: HeadlessCaptureHost { source }, sessionId: id, sessionToken: token) {
+            states.append(state)
+        }
+        return (id, states)
+    }
+
+    @Test func aLivePersonPassesThroughTheSDKAndTheBackendVerifiesTheResult() async throws {
+        let t = try TestServer()
+        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion", "maxAttempts": 1]]
+        var outcome: (id: String, states: [VigilLivenessState])?
+        for seed: UInt64 in [3, 4] {   // live sessions have a measured BPCER: a second person may try once
+            outcome = try await run(t, policy, camera: SyntheticPerson(rig: try CapturePageTests.rig(), light: .live(strength: 0.15), seed: seed),
+                                    seed: seed)
+            if case .success(let r)? = outcome?.states.last, r.outcome == "passed" { break }
+            print("headless live session rejected, trying another: \(outcome?.states ?? [])")
+        }
+        let (id, states) = try #require(outcome)
+        #expect(states.count == 2 && states.first == .loading)
+        guard case .success(let result)? = states.last else { Issue.record("\(states)"); return }
+        #expect(result.outcome == "passed" && result.message == "Verification complete")
+        let jwks = try #require(t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self))
+        let verified = try VigilVerifier.verifyResult(jws: result.signedResult, jwks: jwks, audience: t.tenantIds["a"]!, sessionId: id)
+        #expect(verified.passed)
+    }
+
+    /// A print moved in front of the camera at `low` (two motions, one attempt), as in the browser.
+    @Test func aPhotoThroughTheSDKEndsInASignedFailure() async throws {
+        let t = try TestServer()
+        let photo = PhotoAttack(rig: try CapturePageTests.rig(), medium: .print, seed: 3)
+        let (id, states) = try await run(t, ["policy": ["count": 2, "type": "motion", "maxAttempts": 1]], camera: photo, seed: 9)
+        guard case .success(let result)? = states.last else { Issue.record("\(states)"); return }
+        #expect(result.outcome == "failed" && !result.feedback.isEmpty)
+        let jwks = try #require(t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self))
+        #expect(try !VigilVerifier.verifyResult(jws: result.signedResult, jwks: jwks, audience: t.tenantIds["a"]!, sessionId: id).passed)
+    }
+}
