@@ -45,7 +45,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP"],
                 resources: [.copy("Resources/capture")]),
-        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore"]),
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),

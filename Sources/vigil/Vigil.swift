@@ -15,6 +15,7 @@ struct Vigil {
       keys rotate            a new result-signing key (old ones stay published)
       sessions list|show     stored sessions
       webhooks deliveries    the webhook outbox and its delivery state
+      capture                the headless capture host against a server (exit 0 passed, 1 failed, 2 error)
     """
 
     static func main() {
@@ -36,6 +37,7 @@ struct Vigil {
             case "keys": status = try AdminCommands.keys(arguments)
             case "sessions": status = try AdminCommands.sessions(arguments)
             case "webhooks": status = try AdminCommands.webhooks(arguments)
+            case "capture": status = try CaptureCommand.run(arguments)
             case "help", "--help", "-h":
                 print(usage)
                 status = 0
