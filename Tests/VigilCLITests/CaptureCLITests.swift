@@ -38,4 +38,64 @@ import Testing
         let notVideo = try CLITests.temporaryFile(Data("hello".utf8), suffix: ".y4m")
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t", "--y4m", notVideo]).status == 2)
     }
+
+    #if os(Linux)
+    /// Starts `arguments` as a child traced with `PTRACE_TRACEME` (a debugger attached from the
+    /// first instruction), continuing it through its stops, in Debian's Python.
+    static let traced = """
+        import ctypes, os, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+        pid = os.fork()
+        if pid == 0:
+            libc.ptrace(0, 0, None, None)
+            os.execv(sys.argv[1], sys.argv[1:])
+        os.waitpid(pid, 0)
+        libc.ptrace(7, pid, None, None)
+        while True:
+            _, status = os.waitpid(pid, 0)
+            if os.WIFEXITED(status): sys.exit(os.WEXITSTATUS(status))
+            if os.WIFSIGNALED(status): sys.exit(128 + os.WTERMSIG(status))
+            sig = os.WSTOPSIG(status)
+            libc.ptrace(7, pid, None, ctypes.c_void_p(0 if sig == 5 else sig))
+        """
+
+    /// The device checks on real processes: under a debugger and with a preloaded library the
+    /// capture stops with `securityException` before anything is sent; a clean run sees neither.
+    @Test func aTracedOrPreloadedCaptureStopsBeforeSendingAndACleanOneDoesNot() throws {
+        let served = try ServeCLITests.Served(data: ServeCLITests.temporaryData())
+        defer { _ = served.stop(SIGTERM) }
+        let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
+        let (_, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"])
+        let id = try #require(session["sessionId"] as? String), token = try #require(session["sessionToken"] as? String)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-security-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"frames":[{"file":"missing.jpg","timestampMs":0}]}"#.utf8).write(to: dir.appendingPathComponent("session.json"))
+        let capture = ["capture", "--server", served.base, "--session-id", id, "--token", token, "--frames", dir.path]
+        let script = try CLITests.temporaryFile(Data(Self.traced.utf8), suffix: ".py")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, CLITests.binary.path] + capture
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let tracedOut = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let tracedStates = Self.lines(CLITests.Run(status: process.terminationStatus, stdout: tracedOut, stderr: ""))
+        #expect(process.terminationStatus == 2)
+        #expect(tracedStates.last?["error"] as? String == "securityException")
+        #expect((tracedStates.last?["detail"] as? String)?.contains("TracerPid") == true, "\(tracedStates)")
+
+        let preloaded = try CLITests.run(capture, environment: ["LD_PRELOAD": "/lib/x86_64-linux-gnu/libm.so.6"])
+        #expect(preloaded.status == 2 && (Self.lines(preloaded).last?["detail"] as? String)?.contains("LD_PRELOAD") == true)
+        // Nothing reached the server.
+        #expect(ServeCLITests.http("GET", served.base + "/v1/client/session", bearer: token).1["status"] as? String == "created")
+
+        let clean = try CLITests.run(capture)
+        #expect(Self.lines(clean).last?["error"] as? String != "securityException", "\(Self.lines(clean))")
+    }
+    #endif
 }
