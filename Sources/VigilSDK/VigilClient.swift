@@ -15,7 +15,6 @@ import FoundationNetworking
     private var config: VigilConfig?
     private var deviceId: String?
     private var active: Task<Void, Never>?
-    private var activeId: UUID?
     private let deviceIds: DeviceIdStore
 
     /// A client of its own (apps use `shared`; tests make their own).
@@ -78,18 +77,12 @@ import FoundationNetworking
                                           security: { enableSecurity ? DeviceSecurity.findings() : [] }, logger: config.logger)
         let locale = config.locale, logger = config.logger
         continuation.yield(.loading)
-        let capture = UUID()
-        activeId = capture
         active = Task { [weak self] in
             let state = await Self.run(host: host, session: session, locale: locale)
             if case .error(let error) = state { logger?.log(error == .userCancelled ? "info" : "error", "capture ended: \(error)") }
             continuation.yield(state)
             continuation.finish()
-            // A capture stopped and replaced meanwhile must not clear its successor.
-            if self?.activeId == capture {
-                self?.active = nil
-                self?.activeId = nil
-            }
+            self?.active = nil
         }
         continuation.onTermination = { [weak self] reason in
             if case .cancelled = reason { Task { @MainActor in self?.active?.cancel() } }
@@ -102,7 +95,6 @@ import FoundationNetworking
     public func stop() {
         active?.cancel()
         active = nil
-        activeId = nil
         config = nil
         deviceId = nil
     }
