@@ -392,7 +392,7 @@ import VigilTestSupport
         var pageStart: Double?
         let clock = ContinuousClock(), start = clock.now
         let done = "['screen-result', 'screen-error'].some((s) => document.getElementById(s).hasAttribute('data-active'))"
-        while clock.now - start < .seconds(40) {
+        while clock.now - start < .seconds(60) {   // a second attempt may follow a failed one
             let tick = clock.now
             let ms = Int((tick - start) / .milliseconds(1))
             var pixels = person.frame(at: ms, screen: screen)
