@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,7 +15,7 @@ public struct DeviceAPIClient: Sendable {
         public let signedResult: String?
         public let lockedOut: Bool?
         /// Whether nothing more can happen to the session.
-        public var isFinal: Bool { ["completed", "expired", "cancelled"].contains(status) }
+        public var isFinal: Bool { SessionStatus(rawValue: status)?.isFinal == true }
     }
 
     /// One frame's answer from `POST /v1/client/frames` (unknown fields ignored).
@@ -29,6 +30,8 @@ public struct DeviceAPIClient: Sendable {
         public let challenge: Challenge?
         public let reflection: Reflection?
         public let outcome: String?
+        /// Whether the session ended with this frame.
+        public var isFinal: Bool { SessionStatus(rawValue: status)?.isFinal == true }
     }
 
     /// What the server answered instead of a 2xx.

@@ -47,7 +47,7 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
                 let answer = try await session.api.send(frame: frame.jpeg, captureMs: frame.timestampMs)
                 failingSince = nil
                 onAnswer?(answer)
-                if ["completed", "expired", "cancelled"].contains(answer.status) { break frames }
+                if answer.isFinal { break frames }
                 update(&screen, answer, at: frame.timestampMs)
             } catch let refusal as DeviceAPIClient.Refusal {
                 switch refusal.status {
