@@ -15,6 +15,8 @@ import FoundationNetworking
     private var config: VigilConfig?
     private var deviceId: String?
     private var active: Task<Void, Never>?
+    /// Which capture `active` is: one stopped and replaced must not clear its successor's mark.
+    private var activeId: UUID?
     private let deviceIds: DeviceIdStore
 
     /// A client of its own (apps use `shared`; tests make their own).
@@ -77,15 +79,20 @@ import FoundationNetworking
                                           security: { enableSecurity ? DeviceSecurity.findings() : [] }, logger: config.logger)
         let locale = config.locale, logger = config.logger
         continuation.yield(.loading)
+        let capture = UUID()
+        activeId = capture
         active = Task { [weak self] in
             let state = await Self.run(host: host, session: session, locale: locale)
             if case .error(let error) = state { logger?.log(error == .userCancelled ? "info" : "error", "capture ended: \(error)") }
             continuation.yield(state)
             continuation.finish()
-            self?.active = nil
+            if let self, self.activeId == capture {
+                self.active = nil
+                self.activeId = nil
+            }
         }
         continuation.onTermination = { [weak self] reason in
-            if case .cancelled = reason { Task { @MainActor in self?.active?.cancel() } }
+            if case .cancelled = reason { Task { @MainActor in if self?.activeId == capture { self?.active?.cancel() } } }
         }
         return stream
     }
@@ -95,6 +102,7 @@ import FoundationNetworking
     public func stop() {
         active?.cancel()
         active = nil
+        activeId = nil
         config = nil
         deviceId = nil
     }

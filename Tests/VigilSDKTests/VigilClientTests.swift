@@ -82,6 +82,20 @@ struct WaitingHost: VigilCaptureHost {
         #expect(await Self.states(stream) == [.loading, .error(.userCancelled)])
     }
 
+    @Test func aCaptureStartedRightAfterStopStaysTheActiveOneWhenTheStoppedOneEnds() async throws {
+        let client = Self.client()
+        try await client.initialize(config: Self.config)
+        let stopped = client.startLivenessCheck(host: WaitingHost(seconds: 60, error: nil), sessionId: "s", sessionToken: "t")
+        client.stop()
+        try await client.initialize(config: Self.config)
+        let next = client.startLivenessCheck(host: WaitingHost(seconds: 60, error: nil), sessionId: "s", sessionToken: "t")
+        #expect(await Self.states(stopped) == [.loading, .error(.userCancelled)])
+        #expect(await Self.states(client.startLivenessCheck(host: WaitingHost(seconds: 0, error: nil), sessionId: "s", sessionToken: "t"))
+                == [.error(.captureAlreadyActive)])
+        client.stop()
+        #expect(await Self.states(next) == [.loading, .error(.userCancelled)])
+    }
+
     @Test func everyErrorHasAMessageInEveryLanguageAndCancelIsNotAFailure() {
         let detail = "TracerPid 4242"
         let errors: [VigilError] = [.notInitialized, .securityException(detail), .cameraPermissionDenied, .networkError(detail), .serverError(detail),
