@@ -26,15 +26,24 @@ import Testing
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs `executable` (`vigil` unless given) with `arguments`, `input` as its standard input.
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil, input: Data? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        if let input {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(input)
+            try pipe.fileHandleForWriting.close()
+        } else {
+            try process.run()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
