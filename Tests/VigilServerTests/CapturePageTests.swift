@@ -125,6 +125,14 @@ import VigilTestSupport
             #expect(try Self.text(browser, "error-title") == strings["error.\(code)"])
             // Only a camera in use may free up: that screen offers to try again.
             #expect(try browser.evaluate("document.getElementById('error-retry').hidden") as? Bool == (code != "camera_in_use"))
+            guard code == "camera_in_use" else { continue }
+            // Trying again reloads the page with its session: the camera is still busy, the link still valid.
+            _ = try browser.evaluate("window.__before = true; document.getElementById('error-retry').click()")
+            try browser.wait(for: "window.__before === undefined && window.__envelopes.some((e) => e.kind === 'error')", timeout: 20,
+                             what: "the reloaded page's error")
+            let again = try Self.envelopes(browser).last { $0["kind"] as? String == "error" }
+            #expect((again?["data"] as? [String: Any])?["code"] as? String == "camera_in_use")
+            #expect(try Self.envelopes(browser).first?["kind"] as? String == "ready")
         }
     }
 

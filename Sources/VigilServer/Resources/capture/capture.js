@@ -386,7 +386,11 @@
   async function main() {
     $("start").addEventListener("click", () => startCamera());
     $("retry").addEventListener("click", () => startCamera());
-    $("error-retry").addEventListener("click", () => location.reload());
+    // A fresh start, with the token put back for the reloaded page to read (and remove) again.
+    $("error-retry").addEventListener("click", () => {
+      history.replaceState(null, "", location.pathname + location.search + "#" + token);
+      location.reload();
+    });
     $("cancel").addEventListener("click", () => cancel());
     $("speak").addEventListener("click", () => {
       speak = !speak;
