@@ -64,6 +64,12 @@ public struct DeviceAPIClient: Sendable {
     /// `POST /v1/client/finish`: decide on the frames sent so far.
     public func finish() async throws -> Status { try decode(Status.self, try await send("POST", "/v1/client/finish")) }
 
+    /// `POST /v1/client/device`: the device id, once per session (it ends up in `risk.deviceId`).
+    public func report(deviceId: String) async throws {
+        _ = try await send("POST", "/v1/client/device", body: try JSONEncoder().encode(["deviceId": deviceId]),
+                           headers: ["Content-Type": "application/json"])
+    }
+
     /// `POST /v1/client/cancel`.
     public func cancel() async throws { _ = try await send("POST", "/v1/client/cancel") }
 

@@ -29,6 +29,8 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
             if !findings.isEmpty { throw .securityException(findings.joined(separator: "; ")) }
         }
         try check()
+        // Best effort, as the page does it: the signed result then names this device.
+        if let id = session.deviceId { try? await session.api.report(deviceId: id) }
         frames: while true {
             if Task.isCancelled { throw .userCancelled }
             if clock.now - lastSecurity >= .seconds(session.securityInterval) {
@@ -65,7 +67,7 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
         try check()
         // A recording may end before the server decided: decide on what was sent, then poll.
         if let status = try? await session.api.status(), !status.isFinal { _ = try? await session.api.finish() }
-        try await pollUntilFinal(session)
+        try await session.waitForFinalStatus(timeout: pollTimeout)
     }
 
     private func update(_ screen: inout CaptureScreen, _ answer: DeviceAPIClient.FrameAnswer, at ms: Int) {
@@ -79,23 +81,5 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
             let step = (ms + 100 - r.startMs) / r.stepMs
             if ms + 100 >= r.startMs, step < r.colors.count { screen.flashColor = r.colors[step] }
         }
-    }
-
-    /// `GET /v1/client/session` every `pollInterval` until final, backing off on network errors.
-    private func pollUntilFinal(_ session: VigilCaptureSession) async throws(VigilError) {
-        let deadline = ContinuousClock.now + .seconds(pollTimeout)
-        var delay = session.pollInterval
-        while ContinuousClock.now < deadline {
-            do {
-                if try await session.api.status().isFinal { return }
-                delay = session.pollInterval
-            } catch let refusal as DeviceAPIClient.Refusal where refusal.status == 401 {
-                throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
-            } catch {
-                delay = min(delay * 2, 16)
-            }
-            try? await Task.sleep(for: .seconds(delay))
-        }
-        throw .userTimeout
     }
 }

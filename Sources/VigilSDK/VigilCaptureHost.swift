@@ -26,4 +26,28 @@ public struct VigilCaptureSession: Sendable {
     public let security: @Sendable () -> [String]
     /// Where to log.
     public let logger: (any VigilLogger)?
+    /// The SDK's persistent device id, which the page reports instead of one of its own.
+    public let deviceId: String?
+}
+
+extension VigilCaptureSession {
+    /// Polls `GET /v1/client/session` every `pollInterval` until the status is final, backing
+    /// off on network errors; `.userTimeout` after `timeout` seconds.
+    public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        var delay = pollInterval
+        while ContinuousClock.now < deadline {
+            if Task.isCancelled { throw .userCancelled }
+            do {
+                if try await api.status().isFinal { return }
+                delay = pollInterval
+            } catch let refusal as DeviceAPIClient.Refusal where refusal.status == 401 {
+                throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+            } catch {
+                delay = min(delay * 2, 16)
+            }
+            try? await Task.sleep(for: .seconds(delay))
+        }
+        throw .userTimeout
+    }
 }

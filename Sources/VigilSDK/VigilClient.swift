@@ -76,7 +76,8 @@ import FoundationNetworking
         let enableSecurity = config.enableSecurity
         let session = VigilCaptureSession(serverURL: config.serverURL, sessionId: sessionId, api: api, locale: config.locale,
                                           pollInterval: config.pollInterval, securityInterval: config.securityInterval,
-                                          security: { enableSecurity ? DeviceSecurity.findings() : [] }, logger: config.logger)
+                                          security: { enableSecurity ? DeviceSecurity.findings() : [] }, logger: config.logger,
+                                          deviceId: deviceId)
         let locale = config.locale, logger = config.logger
         continuation.yield(.loading)
         let capture = UUID()
