@@ -1,8 +1,8 @@
 import Foundation
 
 /// The device checks run before and during capture: a debugger attached, injected or hooking
-/// libraries. On Linux they read `/proc/self` and the environment; on Apple platforms the
-/// debugger and injection checks are in `DeviceSecurity+Apple.swift`.
+/// libraries. On Linux they read `/proc/self` and the environment; the Apple checks (debugger,
+/// inserted libraries, jailbreak signs, modified bundle) are in `Apple/DeviceSecurity+Apple.swift`.
 public enum DeviceSecurity {
     /// Library names of instrumentation and hooking toolkits.
     public static let instrumentationLibraries = ["frida", "gum-js", "gadget", "substrate", "libhooker", "xposed", "cycript",
@@ -21,6 +21,8 @@ public enum DeviceSecurity {
         if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) {
             found += instrumentation(maps: maps).map { "an instrumentation library is loaded (\($0))" }
         }
+        #elseif canImport(Darwin)
+        found = appleFindings()
         #endif
         return found
     }
