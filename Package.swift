@@ -43,9 +43,12 @@ let package = Package(
         // dependency of the server or SDK products.
         .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // The synthetic person as an SDK frame source: joins tooling to the SDK protocol, so neither depends on the other.
+        .target(name: "VigilSynthCapture", dependencies: ["VigilCore", "VigilFace", "VigilSynth", "VigilSDK"]),
         .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP"],
                 resources: [.copy("Resources/capture")]),
-        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK"]),
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
+                                                      "VigilSynthCapture"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),
@@ -55,7 +58,7 @@ let package = Package(
         .testTarget(name: "VigilHTTPTests", dependencies: ["VigilHTTP", "VigilTestSupport"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilStore", "VigilCore"]),
         .testTarget(name: "VigilServerTests", dependencies: ["VigilServer", "VigilStore", "VigilCrypto", "VigilCore", "VigilFace", "VigilSynth",
-                                                           "VigilHTTP", "VigilTestSupport", "VigilSDK", "VigilVerifier"]),
+                                                           "VigilHTTP", "VigilTestSupport", "VigilSDK", "VigilVerifier", "VigilSynthCapture"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),

@@ -15,6 +15,17 @@ public struct PhotoAttack: SyntheticCamera {
         case bentPrint
         /// The photo on a phone or monitor: pixel grid, gamma, tint; held and tilted.
         case screen
+
+        /// The medium of a photo species; nil for the others.
+        public init?(_ species: Species) {
+            switch species {
+            case .photoPrint: self = .print
+            case .photoTilted: self = .tiltedPrint
+            case .photoBent: self = .bentPrint
+            case .screenReplay: self = .screen
+            default: return nil
+            }
+        }
     }
 
     private let medium: Medium

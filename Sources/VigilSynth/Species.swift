@@ -53,13 +53,7 @@ public enum Species: String, CaseIterable, Sendable, Codable {
             var person = SyntheticPerson(rig: rig, light: .live(strength: strength), seed: personSeed)
             return run(&person)
         case .photoPrint, .photoTilted, .photoBent, .screenReplay:
-            let medium: PhotoAttack.Medium = switch self {
-            case .photoPrint: .print
-            case .photoTilted: .tiltedPrint
-            case .photoBent: .bentPrint
-            default: .screen
-            }
-            var attack = PhotoAttack(rig: rig, medium: medium, seed: personSeed)
+            var attack = PhotoAttack(rig: rig, medium: PhotoAttack.Medium(self) ?? .screen, seed: personSeed)
             return run(&attack)
         case .videoLoop:
             var video = SyntheticPerson(rig: rig, behaviour: .loop, light: .none, seed: personSeed)

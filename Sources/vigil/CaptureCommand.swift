@@ -1,22 +1,31 @@
 import Foundation
 import Synchronization
+import VigilFace
 import VigilSDK
+import VigilSynth
+import VigilSynthCapture
 
 /// `vigil capture`: the headless capture host as a command. Prints each state of the stream as
 /// a JSON line; exit 0 passed, 1 failed or cancelled, 2 error.
 enum CaptureCommand {
-    static let usage = "usage: vigil capture --server URL --session-id ID --token T (--frames SESSION_DIR | --y4m FILE) [--no-security]"
+    static let usage = """
+    usage: vigil capture --server URL --session-id ID --token T [--no-security]
+                         (--frames SESSION_DIR | --y4m FILE | --synthetic SPECIES --photo FILE [--seed N])
+    synthetic species (rendered live, following the challenges and colours): live, photoPrint, photoTilted, photoBent, screenReplay, videoLoop
+    """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: ["server", "session-id", "token", "frames", "y4m"], switches: ["no-security"])
+        let arguments = try Arguments(raw, valued: ["server", "session-id", "token", "frames", "y4m", "synthetic", "photo", "seed"],
+                                      switches: ["no-security"])
         guard let server = arguments.value("server").flatMap(URL.init(string:)), let id = arguments.value("session-id"),
               let token = arguments.value("token"), arguments.positionals.isEmpty else { throw CLIError.usage(usage) }
         let source: any FrameSource
-        switch (arguments.value("frames"), arguments.value("y4m")) {
-        case (let dir?, nil):
+        switch (arguments.value("frames"), arguments.value("y4m"), arguments.value("synthetic")) {
+        case (let dir?, nil, nil):
             do { source = try JPEGFolderSource(directory: URL(fileURLWithPath: dir)) } catch { throw CLIError(code: "invalid_session", message: "\(error)") }
-        case (nil, let file?): source = try Y4MFrameSource(url: URL(fileURLWithPath: file))
-        default: throw CLIError.usage("give exactly one of --frames or --y4m\n\(usage)")
+        case (nil, let file?, nil): source = try Y4MFrameSource(url: URL(fileURLWithPath: file))
+        case (nil, nil, let name?): source = try synthetic(name, arguments)
+        default: throw CLIError.usage("give exactly one of --frames, --y4m or --synthetic\n\(usage)")
         }
         let config = VigilConfig(serverURL: server, enableSecurity: !arguments.has("no-security"))
         let box = SourceBox(source: source)
@@ -46,6 +55,17 @@ enum CaptureCommand {
         // The client lives on the main actor: the main thread runs its jobs until the stream ends.
         while !done.load(ordering: .acquiring) { RunLoop.main.run(until: Date().addingTimeInterval(0.05)) }
         return code.withLock { $0 }
+    }
+
+    /// The synthetic subject made from `--photo`, in front of the camera at camera pace.
+    private static func synthetic(_ name: String, _ arguments: Arguments) throws -> any FrameSource {
+        guard let photo = arguments.value("photo") else { throw CLIError.usage("--synthetic needs --photo FILE\n\(usage)") }
+        guard let species = Species(rawValue: name) else { throw CLIError.usage("unknown species '\(name)'\n\(usage)") }
+        let rig = try SynthCommand.rig(photo, analyzer: try FaceAnalyzer(models: try FaceModels()))
+        guard let source = SyntheticFrameSource(species: species, rig: rig, seed: try SynthCommand.seed(arguments)) else {
+            throw CLIError.usage("\(name) tampers with the feed and cannot be captured live\n\(usage)")
+        }
+        return source
     }
 
     /// A source handed to the host's factory; used by that one capture only.

@@ -30,6 +30,28 @@ import Testing
         #expect((states.last?["signedResult"] as? String)?.split(separator: ".").count == 3)
     }
 
+    /// The synthetic person rendered live, at camera pace, following what the server asks.
+    @Test func aSyntheticPersonFollowingTheServerPassesAndATiltedPrintFailsAtLow() throws {
+        let served = try ServeCLITests.Served(data: ServeCLITests.temporaryData())
+        defer { _ = served.stop(SIGTERM) }
+        let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
+        func capture(_ species: String, seed: Int) throws -> (status: Int32, states: [[String: Any]]) {
+            let (_, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"])
+            let id = try #require(session["sessionId"] as? String), token = try #require(session["sessionToken"] as? String)
+            let run = try CLITests.run(["capture", "--server", served.base, "--session-id", id, "--token", token, "--synthetic", species,
+                                        "--photo", "\(CLITests.fixtures)/obama.jpg", "--seed", String(seed)])
+            return (run.status, Self.lines(run))
+        }
+        var live = try capture("live", seed: 1)
+        for seed in 2...3 where live.status != 0 {   // live sessions have a measured BPCER: another person may try
+            print("synthetic live capture rejected, trying another: \(live.states.last ?? [:])")
+            live = try capture("live", seed: seed)
+        }
+        #expect(live.status == 0 && live.states.last?["outcome"] as? String == "passed", "\(live.states)")
+        let print = try capture("photoTilted", seed: 1)
+        #expect(print.status == 1 && print.states.last?["outcome"] as? String == "failed", "\(print.states)")
+    }
+
     @Test func badArgumentsAndABadTokenExitTwo() throws {
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9"]).status == 2)
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t",
@@ -37,6 +59,11 @@ import Testing
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t", "--frames", "/nonexistent"]).status == 2)
         let notVideo = try CLITests.temporaryFile(Data("hello".utf8), suffix: ".y4m")
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t", "--y4m", notVideo]).status == 2)
+        for synthetic in [["--synthetic", "live"], ["--synthetic", "dragon", "--photo", notVideo], ["--synthetic", "reorderedFrames", "--photo", notVideo],
+                          ["--synthetic", "live", "--photo", notVideo], ["--synthetic", "live", "--frames", "/tmp"]] {
+            #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t"] + synthetic).status == 2,
+                    "\(synthetic)")
+        }
     }
 
     #if os(Linux)

@@ -4,32 +4,8 @@ import VigilCore
 import VigilFace
 import VigilSDK
 import VigilSynth
+import VigilSynthCapture
 import VigilVerifier
-
-/// Something synthetic in front of a headless "camera": it sees what `HeadlessCaptureHost` says
-/// the screen shows and renders the next frame 100 ms of capture time later.
-// @unchecked: the renderers hold images by value but are not marked Sendable; each capture
-// takes its own copy of the source and uses it from its one task.
-struct SyntheticFrameSource: FrameSource, @unchecked Sendable {
-    var camera: any SyntheticCamera
-    var random: SynthRandom
-    var nextMs = 0
-    let durationMs: Int
-    var isPaced: Bool { false }
-
-    mutating func nextFrame(elapsedMs: Int, screen: CaptureScreen) throws -> CapturedFrame? {
-        guard nextMs < durationMs else { return nil }
-        var state = ScreenState()
-        if let c = screen.challenge, let kind = Motion(rawValue: c.kind) { state.prompt = (c.index, kind, c.shownAtMs) }
-        if let hex = screen.flashColor, let value = UInt32(hex.dropFirst(), radix: 16) {
-            state.color = (Double(value >> 16 & 255) / 255, Double(value >> 8 & 255) / 255, Double(value & 255) / 255)
-        }
-        var pixels = camera.frame(at: nextMs, screen: state)
-        pixels.addNoise(sigma: 2, using: &random)
-        defer { nextMs += 100 }
-        return CapturedFrame(jpeg: pixels.image().jpegData(quality: 85), timestampMs: nextMs)
-    }
-}
 
 /// `VigilClient` with `HeadlessCaptureHost` against a running server: the state stream, the
 /// signed result, and the backend's check of it with `VigilVerifier`.
@@ -39,7 +15,7 @@ struct SyntheticFrameSource: FrameSource, @unchecked Sendable {
         let (id, token) = t.createSession(policy)
         let client = VigilClient(deviceIdStore: FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString)/id"))
         try await client.initialize(config: VigilConfig(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, pollInterval: 0.2))
-        let source = SyntheticFrameSource(camera: camera, random: SynthRandom(seed: seed), durationMs: 20_000)
+        let source = SyntheticFrameSource(camera: camera, seed: seed, durationMs: 20_000, paced: false)
         var states: [VigilLivenessState] = []
         for await state in client.startLivenessCheck(host: HeadlessCaptureHost { source }, sessionId: id, sessionToken: token) {
             states.append(state)
