@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,10 +11,12 @@ import FoundationNetworking
     public static let shared = VigilClient()
 
     /// This SDK's version.
-    public static let sdkVersion = "0.1.0"
+    public static let sdkVersion = VigilVersion.current
 
     private var config: VigilConfig?
     private var deviceId: String?
+    /// What `/healthz` said at `prewarm`.
+    private var server: (version: String, engineVersion: String)?
     private var active: Task<Void, Never>?
     /// Which capture `active` is: one stopped and replaced must not clear its successor's mark.
     private var activeId: UUID?
@@ -28,7 +31,9 @@ import FoundationNetworking
     public var isInitialized: Bool { config != nil }
 
     /// Versions and the device id, for support.
-    public var versionInfo: VigilVersionInfo { VigilVersionInfo(sdkVersion: Self.sdkVersion, apiVersion: "v1", deviceId: deviceId) }
+    public var versionInfo: VigilVersionInfo {
+        VigilVersionInfo(sdkVersion: Self.sdkVersion, apiVersion: "v1", deviceId: deviceId, serverVersion: server?.version, engineVersion: server?.engineVersion)
+    }
 
     /// Checks and keeps `config`; loads the device id (best effort).
     public func initialize(config: VigilConfig) async throws(VigilInitError) {
@@ -39,13 +44,16 @@ import FoundationNetworking
         config.logger?.log("info", "initialised for \(config.serverURL.host ?? "?")")
     }
 
-    /// Opens a connection to the server ahead of time so the first frame does not pay for it;
-    /// runs no device checks.
+    /// Opens a connection to the server ahead of time so the first frame does not pay for it,
+    /// and reads its versions for `versionInfo`; runs no device checks.
     public func prewarm() async {
         guard let config else { return }
         var request = URLRequest(url: config.serverURL.appendingPathComponent("healthz"), timeoutInterval: 5)
         request.httpMethod = "GET"
-        _ = try? await URLSession.shared.data(for: request)
+        struct Health: Decodable { let version: String, engineVersion: String }
+        guard let (data, _) = try? await URLSession.shared.data(for: request), let health = try? JSONDecoder().decode(Health.self, from: data),
+              self.config != nil else { return }
+        server = (health.version, health.engineVersion)
     }
 
     /// The `ssid` the app sends its backend: the device id and the integrity verdict. Best
@@ -106,6 +114,7 @@ import FoundationNetworking
         activeId = nil
         config = nil
         deviceId = nil
+        server = nil
     }
 
     private nonisolated static func run(host: any VigilCaptureHost, session: VigilCaptureSession, locale: String) async -> VigilLivenessState {

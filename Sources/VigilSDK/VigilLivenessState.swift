@@ -19,7 +19,7 @@ public struct VigilResult: Sendable, Hashable {
     public let feedback: [String]
     /// The compact JWS to hand to the backend.
     public let signedResult: String
-    /// The audit image (JPEG), when the server hands one to the device (it does not today).
+    /// The audit image (JPEG): nil from the device API, which never returns face images (the tenant API does).
     public let auditImage: [UInt8]?
 }
 
@@ -37,4 +37,6 @@ public struct VigilVersionInfo: Sendable, Hashable {
     public let apiVersion: String
     /// The persistent device id, once initialised.
     public let deviceId: String?
+    /// The server's version and its liveness engine's, once `prewarm` reached it.
+    public let serverVersion: String?, engineVersion: String?
 }

@@ -1,12 +1,13 @@
 import Foundation
 import VigilCore
 import VigilHTTP
+import VigilLiveness
 import VigilStore
 
 /// Public endpoints: health, readiness, keys, metrics, and the capture page with its assets.
 enum PublicAPI {
     static func register(_ router: inout Router, _ context: ServerContext) {
-        router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
+        router.add("GET", "/healthz") { _ in .json(["status": "ok", "version": VigilVersion.current, "engineVersion": LivenessEngine.version]) }
         router.add("GET", "/readyz") { _ in
             guard (try? context.store.signingKeys().isEmpty) == false else {
                 throw HTTPError(503, "not_ready", "the database is not reachable")

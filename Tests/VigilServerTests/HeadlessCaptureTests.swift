@@ -15,6 +15,9 @@ import VigilVerifier
         let (id, token) = t.createSession(policy)
         let client = VigilClient(deviceIdStore: FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString)/id"))
         try await client.initialize(config: VigilConfig(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, pollInterval: 0.2))
+        #expect(client.versionInfo.engineVersion == nil)
+        await client.prewarm()
+        #expect(client.versionInfo.serverVersion == VigilVersion.current && client.versionInfo.engineVersion?.isEmpty == false)
         let source = SyntheticFrameSource(camera: camera, seed: seed, durationMs: 20_000, paced: false)
         var states: [VigilLivenessState] = []
         for await state in client.startLivenessCheck(host: HeadlessCaptureHost { source }, sessionId: id, sessionToken: token) {

@@ -153,7 +153,9 @@ import VigilStore
 
     @Test func publicEndpointsAnswer() throws {
         let t = try TestServer()
-        #expect(t.request("GET", "/healthz").status == 200)
+        let health = t.request("GET", "/healthz")
+        #expect(health.status == 200 && health.json["version"] as? String == VigilVersion.current)
+        #expect((health.json["engineVersion"] as? String)?.isEmpty == false)
         #expect(t.request("GET", "/readyz").status == 200)
         let jwks = t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self)
         #expect(jwks?.keys.count == 1 && jwks?.keys.first?.crv == "Ed25519")

@@ -1,0 +1,6 @@
+/// The liveness engine as a whole.
+public enum LivenessEngine {
+    /// Changes whenever a check, a threshold or the decision changes, so an answer can be traced
+    /// to the engine that gave it (`/healthz`, the SDK's `versionInfo`).
+    public static let version = "1.0"
+}
