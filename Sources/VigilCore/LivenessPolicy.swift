@@ -78,10 +78,13 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     public var maxAttempts: Int
     /// Stricter thresholds and a longer colour sequence for the reflection check.
     public var reflectionStrict: Bool
+    /// Whether a person who declines the colour flashes may go on with motions only
+    /// (`motionOnly()`); the signed result then says so (`risk.reflectionDeclined`).
+    public var motionOnlyFallback: Bool
 
     /// Creates a policy; call `validated()` before use.
     public init(motions: [Motion] = Motion.allCases, count: Int, fixed: [Motion] = [], type: LivenessType = .motion,
-                challengeTimeout: Double = 10, maxAttempts: Int = 3, reflectionStrict: Bool = false) {
+                challengeTimeout: Double = 10, maxAttempts: Int = 3, reflectionStrict: Bool = false, motionOnlyFallback: Bool = false) {
         self.motions = motions
         self.count = count
         self.fixed = fixed
@@ -89,6 +92,19 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
         self.challengeTimeout = challengeTimeout
         self.maxAttempts = maxAttempts
         self.reflectionStrict = reflectionStrict
+        self.motionOnlyFallback = motionOnlyFallback
+    }
+
+    /// The policy for a person who declined the flashes, when `motionOnlyFallback` allows one:
+    /// motions only, one more than before to make up for the reflection check.
+    public func motionOnly() -> LivenessPolicy? {
+        guard motionOnlyFallback, type.includesReflection, !motions.isEmpty else { return nil }
+        var fallback = self
+        fallback.type = .motion
+        fallback.count = min(motions.count, max(count, 1) + 1)
+        fallback.reflectionStrict = false
+        fallback.motionOnlyFallback = false
+        return fallback
     }
 
     /// The documented default policy of a risk level (see docs/liveness.md).
@@ -124,7 +140,7 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict
+        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict, motionOnlyFallback
     }
 
     /// Decodes a policy; omitted fields take the defaults of `init`, `count` is required.
@@ -136,7 +152,8 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
                   type: try c.decodeIfPresent(LivenessType.self, forKey: .type) ?? .motion,
                   challengeTimeout: try c.decodeIfPresent(Double.self, forKey: .challengeTimeout) ?? 10,
                   maxAttempts: try c.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? 3,
-                  reflectionStrict: try c.decodeIfPresent(Bool.self, forKey: .reflectionStrict) ?? false)
+                  reflectionStrict: try c.decodeIfPresent(Bool.self, forKey: .reflectionStrict) ?? false,
+                  motionOnlyFallback: try c.decodeIfPresent(Bool.self, forKey: .motionOnlyFallback) ?? false)
     }
 
     /// The policy itself when every field is in range and consistent; otherwise the first problem.
@@ -164,6 +181,9 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
             guard count == 0, fixed.isEmpty else {
                 throw PolicyError(field: "count", reason: "must be 0 with no fixed motions for type 'reflection'")
             }
+        }
+        if motionOnlyFallback, !type.includesReflection || motions.isEmpty {
+            throw PolicyError(field: "motionOnlyFallback", reason: "needs a reflection sequence and allowed motions to fall back to")
         }
         return self
     }

@@ -53,12 +53,16 @@ public struct SessionRisk: Codable, Hashable, Sendable {
     /// The capture page's persistent device id (the host app's `getDeviceId()`, else the page's
     /// own stored one), when the page reported it.
     public var deviceId: String?
+    /// True when the person declined the colour flashes and went on with motions only (the
+    /// policy's `motionOnlyFallback`): this result rests on no reflection check.
+    public var reflectionDeclined: Bool?
 
     /// Signals.
-    public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil) {
+    public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil, reflectionDeclined: Bool? = nil) {
         self.velocity = velocity
         self.location = location
         self.deviceId = deviceId
+        self.reflectionDeclined = reflectionDeclined
     }
 
     /// Whether `text` can be a device id: 8 to 128 characters of `A-Z a-z 0-9 - _ . :`.

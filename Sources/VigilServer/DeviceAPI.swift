@@ -21,6 +21,7 @@ enum DeviceAPI {
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
         router.add("POST", "/v1/client/device", bodyLimit: 1024) { try deviceId($0, context) }
+        router.add("POST", "/v1/client/decline-reflection") { try declineReflection($0, context) }
     }
 
     /// The current challenge as the page shows it.
@@ -41,6 +42,8 @@ enum DeviceAPI {
         let redirectUrl: String?
         /// Whether the page should ask for the device's location (and has not reported it).
         let collectLocation: Bool?
+        /// Whether the person may decline the flashes and go on with motions only (not yet done).
+        let motionOnlyAvailable: Bool?
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value but the redirect URL comes from a fixed alphabet (enum names,
@@ -51,6 +54,7 @@ enum DeviceAPI {
             if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
             if let locale { fields.append("\"locale\":\"\(locale)\"") }
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
+            if let motionOnlyAvailable { fields.append("\"motionOnlyAvailable\":\(motionOnlyAvailable)") }
             if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
             if let redirectUrl { fields.append("\"redirectUrl\":\"\(Self.escaped(redirectUrl))\"") }
             if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
@@ -99,7 +103,8 @@ enum DeviceAPI {
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
                           signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale,
                           redirectUrl: record.redirectUrl,
-                          collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true)
+                          collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true,
+                          motionOnlyAvailable: record.status.isFinal || record.risk?.reflectionDeclined == true || record.policy.motionOnly() == nil ? nil : true)
     }
 
     /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:
@@ -208,7 +213,7 @@ enum DeviceAPI {
                     // Another attempt with a new plan; the tenant only ever sees the last one.
                     entry.attempt += 1
                     retry = .init(feedback: decided.decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
-                    entry.runner = LivenessRunner(session: newEngine(entry.record.policy), analyzer: entry.runner.analyzer)
+                    entry.runner = LivenessRunner(session: newEngine(entry.record.attemptPolicy), analyzer: entry.runner.analyzer)
                     context.metrics.add("vigil_attempts_failed_total")
                 } else {
                     entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, personalData: personalData, context)

@@ -22,6 +22,16 @@ import VigilTestSupport
         t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": type, "Vigil-Capture-Time": ms], body: body)
     }
 
+    /// Tests send faster than a camera, so the token's rate limit applies: wait for it as a client would.
+    func admitted(_ send: () -> TestServer.Response) -> TestServer.Response {
+        var response = send()
+        while response.status == 429 {
+            Thread.sleep(forTimeInterval: Double(response.headers["retry-after"] ?? "1") ?? 1)
+            response = send()
+        }
+        return response
+    }
+
     @Test func badFramesGetTheirOwnErrorAndLeaveTheSessionUntouched() throws {
         let t = try TestServer()
         let (id, token) = t.createSession()
@@ -196,15 +206,6 @@ import VigilTestSupport
         let jpeg = try Self.jpegFrame()   // a still face never turns: each attempt times out
         var retries: [[String: Any]] = []
         var last = TestServer.Response(status: 0, headers: [:], body: [])
-        // Faster than a camera, so the token's rate limit applies: wait for it as a client would.
-        func admitted(_ send: () -> TestServer.Response) -> TestServer.Response {
-            var response = send()
-            while response.status == 429 {
-                Thread.sleep(forTimeInterval: Double(response.headers["retry-after"] ?? "1") ?? 1)
-                response = send()
-            }
-            return response
-        }
         for i in 0..<400 {
             last = admitted { frame(t, token, jpeg, at: String(i * 100)) }
             guard last.status == 200, last.json["status"] as? String != "completed" else { break }
@@ -222,6 +223,56 @@ import VigilTestSupport
         #expect(admitted { frame(t, token, jpeg, at: "40000") }.errorCode == "session_locked")
         let poll = admitted { t.request("GET", "/v1/client/session", bearer: token) }
         #expect(poll.json["lockedOut"] as? Bool == true, "\(poll.status) \(String(decoding: poll.body, as: UTF8.self))")
+    }
+
+    @Test func declinedFlashesFallBackToMotionsOnlyWhenThePolicyAllowsAndTheResultSaysSo() throws {
+        let t = try TestServer()
+        func decline(_ token: String) -> TestServer.Response { t.request("POST", "/v1/client/decline-reflection", bearer: token) }
+        #expect(t.json("POST", "/v1/sessions", ["policy": ["count": 1, "motionOnlyFallback": true]]).errorCode == "invalid_policy")
+        let strict = t.createSession(["riskLevel": "medium"])
+        #expect(t.request("GET", "/v1/client/session", bearer: strict.token).json["motionOnlyAvailable"] == nil)
+        #expect(decline(strict.token).errorCode == "motion_only_not_allowed")
+
+        let (id, token) = t.createSession(["policy": ["count": 2, "type": "both", "motionOnlyFallback": true]])
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["motionOnlyAvailable"] as? Bool == true)
+        let declined = decline(token)
+        #expect(declined.status == 200 && declined.json["type"] as? String == "motion" && declined.json["challenges"] as? Int == 3
+                && declined.json["attempt"] as? Int == 1, "\(declined.json)")
+        #expect(t.request("GET", "/v1/client/session", bearer: token).json["motionOnlyAvailable"] == nil)
+        #expect(decline(token).errorCode == "reflection_already_declined")
+        let finished = t.request("POST", "/v1/client/finish", bearer: token)
+        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        let verdict = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
+        #expect(verdict.risk?.reflectionDeclined == true && verdict.checks["reflection"] == nil)
+        #expect(decline(token).errorCode == "session_finished")
+        #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["reflectionDeclined"] as? Bool == true)
+    }
+
+    /// A reflection-only policy shows its colours from the first face on; once declined, every
+    /// attempt (the retry after a failure too) runs the motion-only plan instead.
+    @Test func onceDeclinedEveryAttemptRunsMotionsOnlyAndNoDeclineAfterTheFlashesStarted() throws {
+        let t = try TestServer()
+        let jpeg = try Self.jpegFrame()
+        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 0, "type": "reflection", "challengeTimeout": 5,
+                                                "maxAttempts": 2, "motionOnlyFallback": true]]
+        let control = t.createSession(policy)
+        var answers = (0..<5).map { i in admitted { frame(t, control.token, jpeg, at: String(i * 100)) }.json }
+        #expect(answers.contains { $0["reflection"] != nil })
+        #expect(t.request("POST", "/v1/client/decline-reflection", bearer: control.token).errorCode == "reflection_started")
+
+        let (_, token) = t.createSession(policy)
+        #expect(t.request("POST", "/v1/client/decline-reflection", bearer: token).json["challenges"] as? Int == 2)
+        answers = []
+        var retried = false
+        for i in 0..<300 {
+            let answer = admitted { frame(t, token, jpeg, at: String(i * 100)) }.json
+            answers.append(answer)
+            if answer["retry"] != nil { retried = true }
+            if retried, answer["challenge"] != nil || answer["status"] as? String == "completed" { break }
+        }
+        #expect(retried && answers.last?["attempt"] as? Int == 2)
+        #expect(answers.allSatisfy { $0["reflection"] == nil })
+        #expect(answers.contains { ($0["challenge"] as? [String: Any])?["total"] as? Int == 2 })
     }
 
     @Test func aLocationIsReportedOnceWhenAskedForAndEndsUpInTheSignedResult() throws {
