@@ -136,6 +136,30 @@ import VigilTestSupport
         }
     }
 
+    /// Where the tenant allows it, the intro offers to go on without the flashes; the capture
+    /// then starts at once and the result says the flashes were declined.
+    @Test func aPersonMayDeclineTheFlashesOnTheIntroWhenThePolicyAllows() throws {
+        let t = try TestServer()
+        let strict = t.createSession(["riskLevel": "medium"])
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(strict.id)#\(strict.token)", beforeLoad: Self.bridge)
+        try browser.wait(for: "document.getElementById('screen-intro').hasAttribute('data-active')", timeout: 20, what: "the intro")
+        #expect(try browser.evaluate("document.getElementById('no-flashes').hidden") as? Bool == true)
+
+        let (id, token) = t.createSession(["policy": ["count": 2, "type": "both", "motionOnlyFallback": true]])
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)#\(token)", beforeLoad: Self.bridge)
+        try browser.wait(for: "document.getElementById('screen-intro').hasAttribute('data-active')", timeout: 20, what: "the intro")
+        #expect(try browser.evaluate("document.getElementById('no-flashes').hidden") as? Bool == false)
+        #expect(try browser.evaluate("document.getElementById('no-flashes').textContent") as? String == Self.catalogue("en")["noFlashes"])
+        _ = try browser.evaluate("document.getElementById('no-flashes').click()")
+        let frames = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/client/frames')).length"
+        try browser.wait(for: "\(frames) > 3", timeout: 20, what: "frames")
+        #expect(try Self.envelopes(browser).contains { ($0["data"] as? [String: Any])?["type"] as? String == "reflection.declined" })
+        let risk = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any]
+        #expect(risk?["reflectionDeclined"] as? Bool == true)
+    }
+
     @Test func thePageReportsTheLocationWhenTheSessionAsksForIt() throws {
         let t = try TestServer()
         let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true])

@@ -320,9 +320,24 @@
       return li;
     }));
     $("retry-left").textContent = Number.isInteger(info.attemptsLeft) ? t("attemptsLeft", { n: info.attemptsLeft }) : "";
+    $("retry-no-flashes").hidden = !sessionInfo.motionOnlyAvailable;
     show("retry");
     bridge.event("attempt.failed", { attemptsLeft: Number.isInteger(info.attemptsLeft) ? info.attemptsLeft : null });
     $("retry").focus();
+  }
+
+  // A person who cannot look at flashing colours goes on with motions only, where the tenant allows it.
+  async function declineFlashes() {
+    let answer;
+    try {
+      answer = await request("POST", "/v1/client/decline-reflection", null);
+    } catch (e) {
+      return fail("network_lost");
+    }
+    if (answer.status !== 200 && errorCode(answer) !== "reflection_already_declined") return fail(sessionError(answer));
+    sessionInfo.motionOnlyAvailable = false;
+    bridge.event("reflection.declined");
+    startCamera();
   }
 
   function complete(answer) {
@@ -386,6 +401,8 @@
   async function main() {
     $("start").addEventListener("click", () => startCamera());
     $("retry").addEventListener("click", () => startCamera());
+    $("no-flashes").addEventListener("click", () => declineFlashes());
+    $("retry-no-flashes").addEventListener("click", () => declineFlashes());
     // A fresh start, with the token put back for the reloaded page to read (and remove) again.
     $("error-retry").addEventListener("click", () => {
       history.replaceState(null, "", location.pathname + location.search + "#" + token);
@@ -418,14 +435,16 @@
       const url = new URL(String(body.redirectUrl || ""));
       if (url.protocol === "https:" || url.protocol === "http:") redirectUrl = url.href;
     } catch (e) { /* none, or not a URL */ }
-    sessionInfo = { faceSeen: false, redirectUrl, collectLocation: body.collectLocation === true };
+    sessionInfo = { faceSeen: false, redirectUrl, collectLocation: body.collectLocation === true,
+                    motionOnlyAvailable: body.motionOnlyAvailable === true };
     bridge.send("ready");
     if (body.status === "completed") return complete(body);
     if (body.status === "expired") return fail("session_expired");
     if (body.status === "cancelled") return fail("cancelled");
     bridge.event("session.started");
     reportDeviceId();
-    if (query.get("autostart") === "1") startCamera(); else { show("intro"); $("start").focus(); }
+    if (query.get("autostart") === "1") startCamera();
+    else { $("no-flashes").hidden = !sessionInfo.motionOnlyAvailable; show("intro"); $("start").focus(); }
   }
   main();
 })();

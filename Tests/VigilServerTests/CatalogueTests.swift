@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The capture page's string catalogues: one per language, all with the same keys, covering every
+/// `data-text` of the page and every `t("...")` of its script.
+struct CatalogueTests {
+    static let locales = ["en", "pt-BR", "es", "fr", "zh-Hans"]
+
+    static func resource(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/VigilServer/Resources/capture/\(name)")
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    static func matches(_ pattern: String, in text: String) throws -> Set<String> {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        })
+    }
+
+    @Test func everyLanguageHasEveryStringThePageUses() throws {
+        let english = try CapturePageTests.catalogue("en")
+        for locale in Self.locales {
+            let catalogue = try CapturePageTests.catalogue(locale)
+            #expect(Set(catalogue.keys) == Set(english.keys), "\(locale): \(Set(english.keys).symmetricDifference(catalogue.keys).sorted())")
+            #expect(catalogue.values.allSatisfy { !$0.isEmpty }, "\(locale)")
+        }
+        let used = try Self.matches(#"data-text="([A-Za-z.]+)""#, in: try Self.resource("index.html"))
+            .union(try Self.matches(#"\bt\("([A-Za-z._]+)"[),]"#, in: try Self.resource("capture.js")))
+        #expect(!used.isEmpty && used.isSubset(of: english.keys), "\(used.subtracting(english.keys).sorted())")
+    }
+}
