@@ -70,6 +70,13 @@ public struct DeviceAPIClient: Sendable {
                            headers: ["Content-Type": "application/json"])
     }
 
+    /// `POST /v1/client/decline-reflection`: the person declined the colour flashes; the attempt
+    /// goes on with motions only. A `Refusal` (409) when the policy has no such fallback. For hosts
+    /// that skip the page's intro (`autostart`) and ask in their own UI.
+    public func declineReflection() async throws {
+        _ = try await send("POST", "/v1/client/decline-reflection")
+    }
+
     /// `POST /v1/client/cancel`.
     public func cancel() async throws { _ = try await send("POST", "/v1/client/cancel") }
 

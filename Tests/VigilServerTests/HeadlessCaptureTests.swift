@@ -47,6 +47,22 @@ import VigilVerifier
         #expect(verified.claims.risk?.deviceId == deviceId && deviceId != nil)
     }
 
+    /// A host that asks in its own UI declines the flashes through the device API client.
+    @Test func theDeviceAPIClientDeclinesTheFlashesOnlyWhereThePolicyAllows() async throws {
+        let t = try TestServer()
+        let server = try #require(URL(string: "http://127.0.0.1:\(t.port)"))
+        let allowed = t.createSession(["policy": ["count": 2, "type": "both", "motionOnlyFallback": true]])
+        try await DeviceAPIClient(serverURL: server, token: allowed.token).declineReflection()
+        #expect((t.request("GET", "/v1/sessions/\(allowed.id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["reflectionDeclined"] as? Bool == true)
+        let strict = t.createSession(["riskLevel": "medium"])
+        do {
+            try await DeviceAPIClient(serverURL: server, token: strict.token).declineReflection()
+            Issue.record("a policy without the fallback was declined")
+        } catch let refusal as DeviceAPIClient.Refusal {
+            #expect(refusal.status == 409 && refusal.code == "motion_only_not_allowed")
+        }
+    }
+
     /// A print moved in front of the camera at `low` (two motions, one attempt), as in the browser.
     @Test func aPhotoThroughTheSDKEndsInASignedFailure() async throws {
         let t = try TestServer()
