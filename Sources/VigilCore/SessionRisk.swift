@@ -56,13 +56,19 @@ public struct SessionRisk: Codable, Hashable, Sendable {
     /// True when the person declined the colour flashes and went on with motions only (the
     /// policy's `motionOnlyFallback`): this result rests on no reflection check.
     public var reflectionDeclined: Bool?
+    /// The SDK's device-integrity verdict from the session's `ssid`, when it is an SDK one; a
+    /// `flagged` device made the session's policy one step stricter. Reported by the device, so
+    /// `clean` proves nothing; `flagged` is still worth acting on.
+    public var deviceIntegrity: DeviceSessionData.Integrity?
 
     /// Signals.
-    public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil, reflectionDeclined: Bool? = nil) {
+    public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil, reflectionDeclined: Bool? = nil,
+                deviceIntegrity: DeviceSessionData.Integrity? = nil) {
         self.velocity = velocity
         self.location = location
         self.deviceId = deviceId
         self.reflectionDeclined = reflectionDeclined
+        self.deviceIntegrity = deviceIntegrity
     }
 
     /// Whether `text` can be a device id: 8 to 128 characters of `A-Z a-z 0-9 - _ . :`.

@@ -62,8 +62,8 @@ import FoundationNetworking
         guard let config else { return .failure(.notInitialized) }
         guard let id = deviceId ?? (try? deviceIds.load()) else { return .success(VigilSessionData(ssid: "")) }
         deviceId = id
-        let integrity = config.enableSecurity ? (DeviceSecurity.findings().isEmpty ? "clean" : "flagged") : "unchecked"
-        return .success(VigilSessionData(ssid: "\(id).\(integrity)"))
+        let integrity: DeviceSessionData.Integrity = config.enableSecurity ? (DeviceSecurity.findings().isEmpty ? .clean : .flagged) : .unchecked
+        return .success(VigilSessionData(ssid: DeviceSessionData(deviceId: id, integrity: integrity).ssid))
     }
 
     /// Runs one liveness check with `host`: `.loading`, then `.success` with what the server

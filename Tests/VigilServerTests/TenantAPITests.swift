@@ -151,6 +151,33 @@ import VigilStore
         #expect(payload.risk?.velocity?.raised == true)
     }
 
+    @Test func anSDKSsidCountsItsDeviceUnderEveryVerdictAndAFlaggedOneRaisesThePolicy() throws {
+        let t = try TestServer()
+        let device = String(repeating: "0a", count: 16)
+        func create(_ ssid: String) -> (policy: [String: Any]?, risk: [String: Any]?) {
+            let (id, _) = t.createSession(["riskLevel": "low", "ssid": ssid])
+            let view = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json
+            return (view["policy"] as? [String: Any], view["risk"] as? [String: Any])
+        }
+        var seen = create("\(device).clean")
+        #expect(seen.policy?["type"] as? String == "motion" && seen.risk?["deviceIntegrity"] as? String == "clean")
+        seen = create("\(device).flagged")
+        #expect(seen.policy?["type"] as? String == "both" && seen.risk?["deviceIntegrity"] as? String == "flagged")
+        // Hints of the app's own that merely look alike are not read as SDK ones.
+        for other in ["\(device.uppercased()).flagged", "\(device).tampered", "\(device.dropLast()).flagged", "\(device).flagged.x"] {
+            seen = create(other)
+            #expect(seen.policy?["type"] as? String == "motion" && seen.risk?["deviceIntegrity"] == nil, "\(other)")
+        }
+        // Failures under one verdict count for the others: flipping the suffix does not reset velocity.
+        for i in 0..<6 {
+            let (_, token) = t.createSession(["riskLevel": "low", "ssid": "\(device).\(i.isMultiple(of: 2) ? "clean" : "unchecked")"])
+            #expect(t.request("POST", "/v1/client/finish", bearer: token).json["outcome"] as? String == "failed")
+        }
+        seen = create("\(device).unchecked")
+        let velocity = seen.risk?["velocity"] as? [String: Any]
+        #expect(velocity?["failedSessions"] as? Int == 6 && velocity?["raised"] as? Bool == true && seen.policy?["type"] as? String == "both")
+    }
+
     @Test func publicEndpointsAnswer() throws {
         let t = try TestServer()
         let health = t.request("GET", "/healthz")
