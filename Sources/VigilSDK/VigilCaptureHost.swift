@@ -6,6 +6,13 @@ public protocol VigilCaptureHost: Sendable {
     /// Captures until the server reports a final status, the person cancels, or
     /// `session.security()` reports a finding (then nothing more is sent).
     func capture(_ session: VigilCaptureSession) async throws(VigilError)
+    /// Loads what a capture from `serverURL` needs ahead of time (page assets); no device checks.
+    func prewarm(serverURL: URL, locale: String) async
+}
+
+extension VigilCaptureHost {
+    /// Nothing to load ahead: a host that sends frames itself.
+    public func prewarm(serverURL: URL, locale: String) async {}
 }
 
 /// What a host needs for one capture.

@@ -45,9 +45,11 @@ import FoundationNetworking
     }
 
     /// Opens a connection to the server ahead of time so the first frame does not pay for it,
-    /// and reads its versions for `versionInfo`; runs no device checks.
-    public func prewarm() async {
+    /// reads its versions for `versionInfo`, and lets `host` load the page's assets; runs no
+    /// device checks.
+    public func prewarm(host: (any VigilCaptureHost)? = nil) async {
         guard let config else { return }
+        await host?.prewarm(serverURL: config.serverURL, locale: config.locale)
         var request = URLRequest(url: config.serverURL.appendingPathComponent("healthz"), timeoutInterval: 5)
         request.httpMethod = "GET"
         struct Health: Decodable { let version: String, engineVersion: String }

@@ -38,6 +38,20 @@ public enum WebViewBridge {
             """
     }
 
+    /// The page's static assets (cacheable for five minutes), relative to the server.
+    public static func assetPaths(locale: String) -> [String] {
+        ["/c/assets/capture.css", "/c/assets/capture.js", "/c/assets/i18n-\(locale).json"]
+    }
+
+    /// A blank page that only preloads the assets, loaded with the server as base URL by a host's
+    /// `prewarm`: the web view's process, connection and cache are ready before the capture.
+    public static func preloadPage(locale: String) -> String {
+        let links = zip(assetPaths(locale: locale), ["style", "script", "fetch"]).map { path, kind in
+            "<link rel=\"preload\" href=\"\(path)\" as=\"\(kind)\"\(kind == "fetch" ? " crossorigin=\"anonymous\"" : "")>"
+        }
+        return "<!doctype html><meta charset=\"utf-8\">" + links.joined()
+    }
+
     /// Whether `url` is on the server's origin (scheme, host and port): only that origin gets the
     /// camera and stays in the WebView; links elsewhere open in the system browser.
     public static func isServerOrigin(_ url: URL, server: URL) -> Bool {

@@ -53,6 +53,21 @@ import VigilTestSupport
         #expect(try browser.evaluate("document.getElementById('video').srcObject === null") as? Bool == true)
     }
 
+    /// What a host's `prewarm` preloads is what the page loads, and the server lets it be cached.
+    @Test func thePreloadedAssetsAreThePagesOwnAndCacheable() throws {
+        let t = try TestServer()
+        let page = try CatalogueTests.resource("index.html")
+        for locale in CatalogueTests.locales {
+            let paths = WebViewBridge.assetPaths(locale: locale)
+            #expect(paths.allSatisfy { WebViewBridge.preloadPage(locale: locale).contains("href=\"\($0)\"") })
+            for path in paths {
+                let response = t.request("GET", path)
+                #expect(response.status == 200 && response.headers["cache-control"]?.contains("max-age") == true, "\(path)")
+            }
+        }
+        #expect(WebViewBridge.assetPaths(locale: "en").prefix(2).allSatisfy { page.contains("\"\($0)\"") })
+    }
+
     @Test func aDeniedCameraEndsTheCaptureWithItsTypedError() throws {
         let t = try TestServer()
         let (id, token) = t.createSession()

@@ -47,6 +47,18 @@ import AppKit
         try await run(session)
     }
 
+    /// Starts the web view's process and fills its cache with the page's assets, from a blank
+    /// page on the server's origin; a capture started meanwhile replaces it.
+    public nonisolated func prewarm(serverURL: URL, locale: String) async {
+        await load(preloadFrom: serverURL, locale: locale)
+    }
+
+    private func load(preloadFrom serverURL: URL, locale: String) {
+        guard inputs == nil else { return }
+        self.serverURL = serverURL
+        webView.loadHTMLString(WebViewBridge.preloadPage(locale: locale), baseURL: serverURL)
+    }
+
     private func run(_ session: VigilCaptureSession) async throws(VigilError) {
         guard inputs == nil else { throw .captureAlreadyActive }
         let findings = session.security()

@@ -29,12 +29,18 @@ import VigilSDK
         self.locale = config.locale
     }
 
+    /// When the screen appears: initialise the SDK and let `host` load the page ahead of time.
+    public func prepare(host: any VigilCaptureHost) async {
+        guard (try? await initialized()) != nil else { return }
+        await VigilClient.shared.prewarm(host: host)
+    }
+
     /// One verification with `host`: session from the backend, capture, result to the backend.
     public func verify(with host: any VigilCaptureHost) async {
         let client = VigilClient.shared
         phase = .capturing
         do {
-            if !client.isInitialized { try await client.initialize(config: config) }
+            try await initialized()
         } catch {
             phase = .failed(message: VigilError.unexpected("\(error)").userMessage(locale: locale))
             return
@@ -61,6 +67,10 @@ import VigilSDK
                 phase = .failed(message: error.userMessage(locale: locale))
             }
         }
+    }
+
+    private func initialized() async throws(VigilInitError) {
+        if !VigilClient.shared.isInitialized { try await VigilClient.shared.initialize(config: config) }
     }
 
     /// Back to the start screen.

@@ -11,6 +11,10 @@ public struct VerifyScreen: View {
     public init(model: VerificationModel) { _model = State(initialValue: model) }
 
     public var body: some View {
+        content.task { await model.prepare(host: host) }
+    }
+
+    @ViewBuilder private var content: some View {
         switch model.phase {
         case .idle:
             Button("Verify") { Task { await model.verify(with: host) } }
