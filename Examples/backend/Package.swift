@@ -8,7 +8,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "Vigil", path: "../..")],
     targets: [
-        .executableTarget(name: "vigil-backend-example", dependencies: [.product(name: "VigilVerifier", package: "Vigil")],
+        // VigilCore too: the verifier's answers are its types (VerdictPayload, WebhookEvent).
+        .executableTarget(name: "vigil-backend-example", dependencies: [.product(name: "VigilVerifier", package: "Vigil"),
+                                                                       .product(name: "VigilCore", package: "Vigil")],
                           path: "Sources/VigilBackendExample"),
     ],
     swiftLanguageModes: [.v6]

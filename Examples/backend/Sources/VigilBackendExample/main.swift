@@ -5,6 +5,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import VigilCore
 import VigilVerifier
 
 /// A usage or I/O problem: exit 2 with the message.
