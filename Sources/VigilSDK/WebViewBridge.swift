@@ -10,12 +10,15 @@ public enum WebViewBridge {
     public static let destroyCommand = "window.onVigilHostCommand && window.onVigilHostCommand('destroy')"
 
     /// The capture page for `sessionId`: the token in the fragment (never sent to the server),
-    /// `autostart=1` when the app shows its own instructions.
-    public static func captureURL(serverURL: URL, sessionId: String, token: String, autostart: Bool) -> URL? {
+    /// `autostart=1` when the app shows its own instructions, and the app's `locale` for a
+    /// session created without one.
+    public static func captureURL(serverURL: URL, sessionId: String, token: String, autostart: Bool, locale: String? = nil) -> URL? {
         guard var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false), !sessionId.isEmpty, !token.isEmpty,
               sessionId.utf8.allSatisfy({ $0.isIdentifierByte }), token.utf8.allSatisfy({ $0.isIdentifierByte }) else { return nil }
         components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/c/\(sessionId)"
-        components.queryItems = autostart ? [URLQueryItem(name: "autostart", value: "1")] : nil
+        let items = (autostart ? [URLQueryItem(name: "autostart", value: "1")] : [])
+            + (locale.map { [URLQueryItem(name: "locale", value: $0)] } ?? [])
+        components.queryItems = items.isEmpty ? nil : items
         components.fragment = token
         return components.url
     }

@@ -17,6 +17,8 @@ struct WebViewBridgeTests {
         #expect(url.absoluteString == "https://vigil.example/base/c/ses_abc-1?autostart=1#tok_XYZ-_9")
         #expect(WebViewBridge.captureURL(serverURL: server, sessionId: "ses_1", token: "t", autostart: false)?.absoluteString
                 == "https://vigil.example/base/c/ses_1#t")
+        #expect(WebViewBridge.captureURL(serverURL: server, sessionId: "ses_1", token: "t", autostart: true, locale: "pt-BR")?.absoluteString
+                == "https://vigil.example/base/c/ses_1?autostart=1&locale=pt-BR#t")
         for (id, token) in [("../admin", "t"), ("ses_1", "a#b"), ("ses 1", "t"), ("", "t"), ("ses_1", ""), ("ses_1?x=1", "t")] {
             #expect(WebViewBridge.captureURL(serverURL: server, sessionId: id, token: token, autostart: true) == nil, "\(id) \(token)")
         }

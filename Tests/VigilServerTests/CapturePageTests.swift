@@ -441,6 +441,13 @@ import VigilTestSupport
             }
             screen.color = Self.rgb(shown["flash"] as? String) ?? (1, 1, 1)
             if try browser.evaluate(done) as? Bool == true { break }
+            // A failed attempt shows its feedback and waits: the person tries again.
+            if try browser.evaluate("document.getElementById('screen-retry').hasAttribute('data-active')") as? Bool == true {
+                let kinds = try Self.envelopes(browser).compactMap { ($0["data"] as? [String: Any])?["kind"] as? String }
+                print("capture page e2e, live person at low: attempt failed (\(try Self.text(browser, "retry-feedback")); challenges \(kinds)), trying again")
+                _ = try browser.evaluate("document.getElementById('retry').click()")
+                screen = ScreenState()
+            }
             Thread.sleep(until: Date().addingTimeInterval(max(0, 0.1 - Double((clock.now - tick) / .milliseconds(1)) / 1000)))
         }
         let result = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any] ?? [:]

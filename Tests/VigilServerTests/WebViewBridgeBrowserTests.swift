@@ -74,10 +74,13 @@ import VigilTestSupport
         let browser = try HeadlessChromium(camera: nil, grantCamera: false)
         defer { browser.shutdown() }
         try browser.setCameraPermission(origin: "http://127.0.0.1:\(t.port)", granted: false)
-        let url = try #require(WebViewBridge.captureURL(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, sessionId: id, token: token, autostart: true))
+        // The app's language for a session created without one.
+        let url = try #require(WebViewBridge.captureURL(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, sessionId: id, token: token,
+                                                        autostart: true, locale: "fr"))
         try browser.open(url.absoluteString, beforeLoad: Self.webKit + WebViewBridge.userScript(deviceId: nil))
         try browser.wait(for: "window.__native.some((m) => m.includes('camera_denied'))", timeout: 20, what: "the error")
         var flow = WebViewCaptureFlow(sessionId: id)
         #expect(try steps(browser, &flow).last == .end(.cameraPermissionDenied))
+        #expect(try CapturePageTests.text(browser, "error-title") == CapturePageTests.catalogue("fr")["error.camera_denied"])
     }
 }

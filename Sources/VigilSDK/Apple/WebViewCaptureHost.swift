@@ -64,7 +64,7 @@ import AppKit
         let findings = session.security()
         guard findings.isEmpty else { throw .securityException(findings.joined(separator: "; ")) }
         guard let url = WebViewBridge.captureURL(serverURL: session.serverURL, sessionId: session.sessionId, token: session.api.token,
-                                                 autostart: autostart) else {
+                                                 autostart: autostart, locale: session.locale) else {
             throw .unexpected("the session id or token is not well formed")
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(256))
