@@ -8,12 +8,13 @@ import FoundationNetworking
 public protocol VerificationBackend: Sendable {
     /// A new Vigil session for this user: its id and device token.
     func startVerification(ssid: String) async throws -> (sessionId: String, sessionToken: String)
-    /// Hands the signed result over; the backend's verdict (after `VigilVerifier`) comes back.
+    /// Hands the signed result over; whether the backend accepts the person comes back (it
+    /// verified the result with `VigilVerifier` and the outcome passed).
     func submit(sessionId: String, signedResult: String) async throws -> Bool
 }
 
 /// A backend speaking two JSON routes: `POST /verifications` -> `{sessionId, sessionToken}` and
-/// `POST /verifications/{id}/result` `{signedResult}` -> `{verified: Bool}`.
+/// `POST /verifications/{id}/result` `{signedResult}` -> `{accepted: Bool}`.
 public struct HTTPVerificationBackend: VerificationBackend {
     /// The backend's base URL.
     public let baseURL: URL
@@ -28,8 +29,8 @@ public struct HTTPVerificationBackend: VerificationBackend {
     }
 
     public func submit(sessionId: String, signedResult: String) async throws -> Bool {
-        struct Verdict: Decodable { let verified: Bool }
-        return try JSONDecoder().decode(Verdict.self, from: try await post("verifications/\(sessionId)/result", ["signedResult": signedResult])).verified
+        struct Verdict: Decodable { let accepted: Bool }
+        return try JSONDecoder().decode(Verdict.self, from: try await post("verifications/\(sessionId)/result", ["signedResult": signedResult])).accepted
     }
 
     private func post(_ path: String, _ body: [String: String]) async throws -> Data {

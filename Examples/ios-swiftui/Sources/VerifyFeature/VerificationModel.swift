@@ -9,7 +9,7 @@ import VigilSDK
         case idle
         /// The capture page (or headless host) is running.
         case capturing
-        /// The backend verified the signed result: passed or not.
+        /// The backend's answer on the signed result: accepted or not.
         case finished(passed: Bool, message: String)
         /// Something to show and a way back to `idle`.
         case failed(message: String)
@@ -58,9 +58,9 @@ import VigilSDK
             case .loading:
                 phase = .capturing
             case .success(let result):
-                // What the page said is not the verdict: the backend checks the signature.
-                let verified = (try? await backend.submit(sessionId: session.sessionId, signedResult: result.signedResult)) ?? false
-                phase = .finished(passed: verified && result.outcome == "passed", message: result.message)
+                // What the page said is not the verdict: the backend checks the signature and decides.
+                let accepted = (try? await backend.submit(sessionId: session.sessionId, signedResult: result.signedResult)) ?? false
+                phase = .finished(passed: accepted, message: accepted || result.outcome != "passed" ? result.message : "We could not verify you")
             case .error(.userCancelled):
                 phase = .idle
             case .error(let error):
