@@ -129,7 +129,7 @@ import AppKit
     }
 
     private func isServer(_ origin: WKSecurityOrigin) -> Bool {
-        guard let serverURL, let url = URL(string: "\(origin.protocol)://\(origin.host)\(origin.port == 0 ? "" : ":\(origin.port)")") else { return false }
+        guard let serverURL, let url = origin.url else { return false }
         return WebViewBridge.isServerOrigin(url, server: serverURL)
     }
 }
@@ -145,12 +145,15 @@ import AppKit
     }
 
     func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
-        let origin = message.frameInfo.securityOrigin
-        guard message.frameInfo.isMainFrame, let text = message.body as? String,
-              let url = URL(string: "\(origin.protocol)://\(origin.host)\(origin.port == 0 ? "" : ":\(origin.port)")"),
+        guard message.frameInfo.isMainFrame, let text = message.body as? String, let url = message.frameInfo.securityOrigin.url,
               WebViewBridge.isServerOrigin(url, server: server) else { return }
         deliver(text)
     }
+}
+
+extension WKSecurityOrigin {
+    /// The origin as a URL (`port` 0 is the scheme's default).
+    fileprivate var url: URL? { URL(string: "\(self.protocol)://\(host)\(port == 0 ? "" : ":\(port)")") }
 }
 
 extension WebViewCaptureHost: WKNavigationDelegate {
