@@ -20,8 +20,8 @@ enum Completion {
     }
 
     /// Decides the current attempt: the engine's checks plus the reference match and
-    /// `crossSessionFrames`, which need the store.
-    static func decide(_ record: SessionRecord, runner: LivenessRunner, _ context: ServerContext) throws(HTTPError) -> Decided {
+    /// `crossSessionFrames`, which need the store, and `captureClock`, which needs arrival times.
+    static func decide(_ record: SessionRecord, runner: LivenessRunner, clock: CaptureClockCheck, _ context: ServerContext) throws(HTTPError) -> Decided {
         let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: record.id) }
         var match: VerdictPayload.Match?
         var extraChecks: [String: CheckResult] = [:]
@@ -40,6 +40,7 @@ enum Completion {
         let allowed = max(framesSeenElsewhereAllowed.count, Int(framesSeenElsewhereAllowed.share * Double(runner.session.frameCount)))
         extraChecks["crossSessionFrames"] = elsewhere <= allowed ? CheckResult(passed: true, score: 1)
             : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
+        if context.configuration.checkCaptureClock { extraChecks["captureClock"] = clock.result }
         return Decided(decision: runner.decide(extraChecks: extraChecks), match: match)
     }
 

@@ -114,7 +114,7 @@ enum DeviceAPI {
         let make = { (record: SessionRecord) throws(EngineState.Error) -> LiveSessions.Entry in
             let state = try EngineState(record.engineState)
             let runner = context.analyzers.with { LivenessRunner(state: state.runner, analyzer: $0) }
-            return LiveSessions.Entry(record: record, runner: runner, attempt: state.attempt)
+            return LiveSessions.Entry(record: record, runner: runner, attempt: state.attempt, clock: state.clock ?? CaptureClockCheck())
         }
         do {
             let entry = try context.live.entry(record, make: make)
@@ -124,6 +124,7 @@ enum DeviceAPI {
                 let reloaded = try make(record)
                 entry.runner = reloaded.runner
                 entry.attempt = reloaded.attempt
+                entry.clock = reloaded.clock
                 entry.record = record
             }
             guard !entry.record.status.isFinal else { throw finished(entry.record) }
@@ -195,6 +196,7 @@ enum DeviceAPI {
                 entry.runner.analyzer = analyzer
                 return entry.runner.process(image, timestampMs: captureMs, contentHash: hash)
             }
+            if context.configuration.checkCaptureClock { entry.clock.observe(captureMs: captureMs) }
             let retainedUntil = Date().addingTimeInterval(context.configuration.retention)
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
             context.metrics.add("vigil_frames_total")
@@ -208,12 +210,13 @@ enum DeviceAPI {
                 ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: retainedUntil)) : .keep
             var retry: FrameAnswer.Retry?
             if entry.runner.session.finished {
-                let decided = try Completion.decide(entry.record, runner: entry.runner, context)
+                let decided = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
                 if decided.decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
                     // Another attempt with a new plan; the tenant only ever sees the last one.
                     entry.attempt += 1
                     retry = .init(feedback: decided.decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
                     entry.runner = LivenessRunner(session: newEngine(entry.record.attemptPolicy), analyzer: entry.runner.analyzer)
+                    entry.clock = CaptureClockCheck()
                     context.metrics.add("vigil_attempts_failed_total")
                 } else {
                     entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, personalData: personalData, context)
@@ -258,7 +261,7 @@ enum DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         return try withEngine(record, context) { entry in
-            let decided = try Completion.decide(entry.record, runner: entry.runner, context)
+            let decided = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
             entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, context)
             return .json(statusView(entry.record))
         }

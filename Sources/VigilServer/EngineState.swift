@@ -11,15 +11,18 @@ struct EngineState: Codable {
     var runner: LivenessRunner.State
     /// Which attempt this is, from 1 to the policy's `maxAttempts`.
     var attempt: Int
+    /// The current attempt's capture clock against arrival times (absent in older states).
+    var clock: CaptureClockCheck?
 
     var bytes: [UInt8] {
         // Encoding a value of plain numbers, strings and arrays does not fail.
         (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? []
     }
 
-    init(runner: LivenessRunner.State, attempt: Int) {
+    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil) {
         self.runner = runner
         self.attempt = attempt
+        self.clock = clock
     }
 
     init(_ bytes: [UInt8]?) throws(Error) {

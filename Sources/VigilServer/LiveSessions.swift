@@ -9,19 +9,21 @@ import VigilStore
 final class LiveSessions: @unchecked Sendable {
     /// One session's engine, its attempt number and the record it was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `record`, `runner` and `attempt` are only used with `lock` held.
+        // Invariant: `record`, `runner`, `attempt` and `clock` are only used with `lock` held.
         let lock = NSLock()
         var record: SessionRecord
         var runner: LivenessRunner
         var attempt: Int
-        init(record: SessionRecord, runner: LivenessRunner, attempt: Int) {
+        var clock: CaptureClockCheck
+        init(record: SessionRecord, runner: LivenessRunner, attempt: Int, clock: CaptureClockCheck = CaptureClockCheck()) {
             self.record = record
             self.runner = runner
             self.attempt = attempt
+            self.clock = clock
         }
 
         /// What the store keeps of it.
-        var state: EngineState { EngineState(runner: runner.state, attempt: attempt) }
+        var state: EngineState { EngineState(runner: runner.state, attempt: attempt, clock: clock) }
     }
 
     // Invariant: `entries` is only touched with `lock` held.

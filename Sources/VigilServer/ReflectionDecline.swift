@@ -23,6 +23,7 @@ extension DeviceAPI {
                 throw HTTPError(409, "reflection_started", "the flashes already started in this attempt")
             }
             entry.runner = LivenessRunner(session: newEngine(fallback), analyzer: entry.runner.analyzer)
+            entry.clock = CaptureClockCheck()
             var next = entry.record
             next.risk = next.risk ?? SessionRisk()
             next.risk?.reflectionDeclined = true

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits = RateLimits()
     /// Whether the demo tenant's `/demo` page is served (loopback clients only).
     public var demo = true
+    /// Whether frames whose capture clock runs ahead of their arrival fail the attempt
+    /// (`captureClock`). Off only where capture time is simulated faster than real time (tests
+    /// that replay timelines).
+    public var checkCaptureClock = true
 
     /// A configuration storing data in `dataDirectory`.
     public init(dataDirectory: URL) { self.dataDirectory = dataDirectory }

@@ -8,6 +8,9 @@ import VigilStore
 import VigilSynth
 import VigilTestSupport
 
+/// These tests send timelines of frames as fast as the server answers, faster than a camera,
+/// so their servers leave the capture-clock check off; `theCaptureClockMayNotRunAheadOfArrivals`
+/// turns it on.
 @Suite(.serialized) struct DeviceAPITests {
     static var fixtures: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
@@ -33,7 +36,7 @@ import VigilTestSupport
     }
 
     @Test func badFramesGetTheirOwnErrorAndLeaveTheSessionUntouched() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (id, token) = t.createSession()
         let jpeg = try Self.jpegFrame()
         #expect(frame(t, "guessed-token", jpeg).errorCode == "invalid_token")
@@ -66,7 +69,7 @@ import VigilTestSupport
     }
 
     @Test func aCancelledSessionTakesNoMoreFrames() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (_, token) = t.createSession()
         #expect(t.request("POST", "/v1/client/cancel", bearer: token).json["status"] as? String == "cancelled")
         #expect(frame(t, token, try Self.jpegFrame()).errorCode == "session_finished")
@@ -107,7 +110,7 @@ import VigilTestSupport
     /// run is not bit-exact (descriptor arithmetic varies with BLAS threading), so a second person
     /// may try once; a rejection is printed with its verdict.
     @Test func aLivePersonPassesOverHTTPAndTheResultVerifiesWithTheJWKS() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let analyzer = try FaceAnalyzer(models: TestServer.models)
         let rig = try FaceRig(photo: try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace", analyzer: analyzer)
         // The photo the synthetic person is made from is their reference image.
@@ -143,7 +146,7 @@ import VigilTestSupport
     /// Two servers over one database take turns, every seven frames, at one session: each one
     /// continues from the engine state the other stored, so the challenges go on where they were.
     @Test func anotherProcessContinuesASessionFromItsStoredEngineState() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let peer = try t.peer()
         defer { peer.shutdown() }
         let analyzer = try FaceAnalyzer(models: TestServer.models)
@@ -167,7 +170,7 @@ import VigilTestSupport
     }
 
     @Test func aCachedPollAnswerFollowsChangesMadeByAnotherProcess() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let peer = try t.peer()
         defer { peer.shutdown() }
         let (_, token) = t.createSession()
@@ -185,7 +188,7 @@ import VigilTestSupport
     }
 
     @Test func framesAlreadySentInAnotherSessionFailTheSecondAsAReplay() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let photo = try Image(contentsOf: Self.fixtures.appendingPathComponent("grace_hopper.jpg"))
         let frames = (0..<10).map { photo.jpegData(quality: 70 + $0) }   // distinct bytes
         func session() -> [String: Any] {
@@ -201,7 +204,7 @@ import VigilTestSupport
     }
 
     @Test func aFailedAttemptStartsAnotherUntilMaxAttemptsThenTheSessionIsLockedOut() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (id, token) = t.createSession(["policy": ["motions": ["turnLeft"], "count": 1, "type": "motion", "challengeTimeout": 5, "maxAttempts": 2]])
         let jpeg = try Self.jpegFrame()   // a still face never turns: each attempt times out
         var retries: [[String: Any]] = []
@@ -225,8 +228,31 @@ import VigilTestSupport
         #expect(poll.json["lockedOut"] as? Bool == true, "\(poll.status) \(String(decoding: poll.body, as: UTF8.self))")
     }
 
-    @Test func declinedFlashesFallBackToMotionsOnlyWhenThePolicyAllowsAndTheResultSaysSo() throws {
+    @Test func theCaptureClockMayNotRunAheadOfArrivals() throws {
         let t = try TestServer()
+        let jpeg = try Self.jpegFrame()
+        func captureClock(paced: Bool) throws -> [String: Any]? {
+            let (_, token) = t.createSession(["policy": ["motions": ["blink"], "count": 1, "challengeTimeout": 60]])
+            for i in 0..<30 {
+                let sent = Date()
+                #expect(admitted { frame(t, token, jpeg, at: String(i * (paced ? 100 : 400))) }.status == 200)
+                if paced { Thread.sleep(forTimeInterval: max(0, 0.1 - Date().timeIntervalSince(sent))) }
+            }
+            let finished = t.request("POST", "/v1/client/finish", bearer: token)
+            let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+            let checks = try JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any]
+            return (checks?["checks"] as? [String: Any])?["captureClock"] as? [String: Any]
+        }
+        // Twelve seconds of capture time sent as fast as the server answers: a recording, not a camera.
+        let replayed = try #require(try captureClock(paced: false))
+        #expect(replayed["passed"] as? Bool == false && replayed["reason"] as? String == "capture_clock_ahead", "\(replayed)")
+        // Three seconds at camera pace.
+        let live = try #require(try captureClock(paced: true))
+        #expect(live["passed"] as? Bool == true, "\(live)")
+    }
+
+    @Test func declinedFlashesFallBackToMotionsOnlyWhenThePolicyAllowsAndTheResultSaysSo() throws {
+        let t = try TestServer(checkCaptureClock: false)
         func decline(_ token: String) -> TestServer.Response { t.request("POST", "/v1/client/decline-reflection", bearer: token) }
         #expect(t.json("POST", "/v1/sessions", ["policy": ["count": 1, "motionOnlyFallback": true]]).errorCode == "invalid_policy")
         let strict = t.createSession(["riskLevel": "medium"])
@@ -251,7 +277,7 @@ import VigilTestSupport
     /// A reflection-only policy shows its colours from the first face on; once declined, every
     /// attempt (the retry after a failure too) runs the motion-only plan instead.
     @Test func onceDeclinedEveryAttemptRunsMotionsOnlyAndNoDeclineAfterTheFlashesStarted() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let jpeg = try Self.jpegFrame()
         let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 0, "type": "reflection", "challengeTimeout": 5,
                                                 "maxAttempts": 2, "motionOnlyFallback": true]]
@@ -276,7 +302,7 @@ import VigilTestSupport
     }
 
     @Test func aLocationIsReportedOnceWhenAskedForAndEndsUpInTheSignedResult() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true])
         func report(_ body: [String: Any], _ bearer: String = token) -> TestServer.Response {
             t.request("POST", "/v1/client/location", bearer: bearer, headers: ["Content-Type": "application/json"],
@@ -301,7 +327,7 @@ import VigilTestSupport
     }
 
     @Test func theDeviceIdIsReportedOnceCheckedAndEndsUpInTheSignedResult() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (id, token) = t.createSession()
         func report(_ body: [String: Any]) -> TestServer.Response {
             t.request("POST", "/v1/client/device", bearer: token, headers: ["Content-Type": "application/json"],
@@ -322,7 +348,7 @@ import VigilTestSupport
     }
 
     @Test func finishingEarlyFailsTheSessionWithASignedResult() throws {
-        let t = try TestServer()
+        let t = try TestServer(checkCaptureClock: false)
         let (_, token) = t.createSession()
         #expect(frame(t, token, try Self.jpegFrame()).status == 200)
         let finished = t.request("POST", "/v1/client/finish", bearer: token)

@@ -18,9 +18,12 @@ final class TestServer: @unchecked Sendable {
     var tenantIds: [String: String] = [:]
     /// The port requests go to (the server's unless a test points it at another process's).
     var port: UInt16
+    /// Whether the servers check the capture clock against arrivals (off where tests send a
+    /// timeline faster than real time).
+    let checkCaptureClock: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
-         allowPrivateWebhooks: Bool = false) throws {
+         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
         for name in tenants {
@@ -33,6 +36,8 @@ final class TestServer: @unchecked Sendable {
         configuration.sessionLifetime = sessionLifetime
         configuration.retention = retention
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
+        configuration.checkCaptureClock = checkCaptureClock
+        self.checkCaptureClock = checkCaptureClock
         server = try VigilServer(configuration: configuration, models: Self.models)
         port = server.port
     }
@@ -41,6 +46,7 @@ final class TestServer: @unchecked Sendable {
     func peer() throws -> VigilServer {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
+        configuration.checkCaptureClock = checkCaptureClock
         return try VigilServer(configuration: configuration, models: Self.models)
     }
 
