@@ -9,10 +9,7 @@ import Testing
 
     /// Builds the example (a no-op after `scripts/test` built it) and returns its executable.
     static func built() throws -> URL {
-        let swift = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("swift") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        let build = try CLITests.run(["build", "--package-path", package.path], executable: try #require(swift))
+        let build = try CLITests.run(["build", "--package-path", package.path], executable: try CLITests.swift())
         #expect(build.status == 0, "\(String(decoding: build.stdout, as: UTF8.self)) \(build.stderr)")
         return package.appendingPathComponent(".build/debug/vigil-backend-example")
     }

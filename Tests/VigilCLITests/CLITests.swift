@@ -21,6 +21,13 @@ import Testing
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("vigil")
     }
 
+    /// The `swift` driver on `PATH`, for tests that run SwiftPM themselves.
+    static func swift() throws -> URL {
+        try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("swift") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+    }
+
     static var fixtures: String {
         ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path

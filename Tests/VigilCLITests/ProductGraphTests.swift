@@ -18,14 +18,11 @@ struct ProductGraphTests {
     }
 
     static func manifest() throws -> (products: [String: [String]], targets: [String: Target]) {
-        let swift = try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("swift") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let root = BackendExampleTests.package.deletingLastPathComponent().deletingLastPathComponent()
         // A scratch path of its own: the running `swift test` holds the package's build directory.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let dump = try CLITests.run(["package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"], executable: swift)
+        let dump = try CLITests.run(["package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"], executable: try CLITests.swift())
         #expect(dump.status == 0, "\(dump.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: dump.stdout) as? [String: Any])
         var products: [String: [String]] = [:]

@@ -24,9 +24,7 @@ import VigilTestSupport
     }
 
     static func catalogue(_ locale: String) throws -> [String: String] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/VigilServer/Resources/capture/i18n-\(locale).json")
-        return try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+        try JSONDecoder().decode([String: String].self, from: Data(try CatalogueTests.resource("i18n-\(locale).json").utf8))
     }
 
     static func envelopes(_ browser: HeadlessChromium) throws -> [[String: Any]] {
