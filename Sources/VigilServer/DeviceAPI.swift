@@ -215,8 +215,7 @@ enum DeviceAPI {
                     // Another attempt with a new plan; the tenant only ever sees the last one.
                     entry.attempt += 1
                     retry = .init(feedback: decided.decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
-                    entry.runner = LivenessRunner(session: newEngine(entry.record.attemptPolicy), analyzer: entry.runner.analyzer)
-                    entry.clock = CaptureClockCheck()
+                    entry.restart(newEngine(entry.record.attemptPolicy))
                     context.metrics.add("vigil_attempts_failed_total")
                 } else {
                     entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, personalData: personalData, context)

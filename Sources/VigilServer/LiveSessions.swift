@@ -22,6 +22,12 @@ final class LiveSessions: @unchecked Sendable {
             self.clock = clock
         }
 
+        /// Starts the attempt over on `session` (a new plan): a fresh engine and capture clock.
+        func restart(_ session: LivenessSession) {
+            runner = LivenessRunner(session: session, analyzer: runner.analyzer)
+            clock = CaptureClockCheck()
+        }
+
         /// What the store keeps of it.
         var state: EngineState { EngineState(runner: runner.state, attempt: attempt, clock: clock) }
     }

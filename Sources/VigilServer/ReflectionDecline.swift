@@ -22,8 +22,7 @@ extension DeviceAPI {
             guard entry.runner.session.reflectionStartMs == nil else {
                 throw HTTPError(409, "reflection_started", "the flashes already started in this attempt")
             }
-            entry.runner = LivenessRunner(session: newEngine(fallback), analyzer: entry.runner.analyzer)
-            entry.clock = CaptureClockCheck()
+            entry.restart(newEngine(fallback))
             var next = entry.record
             next.risk = next.risk ?? SessionRisk()
             next.risk?.reflectionDeclined = true
