@@ -76,7 +76,9 @@ struct WaitingHost: VigilCaptureHost {
     @Test func cancellingTheConsumerEndsTheCaptureAsUserCancelled() async throws {
         let client = Self.client()
         try await client.initialize(config: Self.config)
-        let stream = client.startLivenessCheck(host: WaitingHost(seconds: 5, error: nil), sessionId: "s", sessionToken: "t")
+        // The host waits until cancelled: under load the main actor can be held up for seconds, and
+        // a host that gave up by itself first would end the stream another way.
+        let stream = client.startLivenessCheck(host: WaitingHost(seconds: 600, error: nil), sessionId: "s", sessionToken: "t")
         try await Task.sleep(for: .milliseconds(100))
         client.stop()
         #expect(await Self.states(stream) == [.loading, .error(.userCancelled)])
@@ -85,10 +87,10 @@ struct WaitingHost: VigilCaptureHost {
     @Test func aCaptureStartedRightAfterStopStaysTheActiveOneWhenTheStoppedOneEnds() async throws {
         let client = Self.client()
         try await client.initialize(config: Self.config)
-        let stopped = client.startLivenessCheck(host: WaitingHost(seconds: 60, error: nil), sessionId: "s", sessionToken: "t")
+        let stopped = client.startLivenessCheck(host: WaitingHost(seconds: 600, error: nil), sessionId: "s", sessionToken: "t")
         client.stop()
         try await client.initialize(config: Self.config)
-        let next = client.startLivenessCheck(host: WaitingHost(seconds: 60, error: nil), sessionId: "s", sessionToken: "t")
+        let next = client.startLivenessCheck(host: WaitingHost(seconds: 600, error: nil), sessionId: "s", sessionToken: "t")
         #expect(await Self.states(stopped) == [.loading, .error(.userCancelled)])
         #expect(await Self.states(client.startLivenessCheck(host: WaitingHost(seconds: 0, error: nil), sessionId: "s", sessionToken: "t"))
                 == [.error(.captureAlreadyActive)])
