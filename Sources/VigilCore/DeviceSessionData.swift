@@ -26,9 +26,13 @@ public struct DeviceSessionData: Hashable, Sendable {
     /// Parses an SDK `ssid`; nil for anything else (apps may send hints of their own).
     public init?(ssid: String) {
         let parts = ssid.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count == 32, parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let integrity = Integrity(rawValue: String(parts[1])) else { return nil }
+        guard parts.count == 2, Self.isDeviceId(String(parts[0])), let integrity = Integrity(rawValue: String(parts[1])) else { return nil }
         self.init(deviceId: String(parts[0]), integrity: integrity)
+    }
+
+    /// Whether `text` is an SDK device id: 32 lowercase hex digits (16 random bytes).
+    public static func isDeviceId(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// The `ssid` text.

@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// The persistent random device id (`ssid`): 16 random bytes as hex, kept in a file under the
 /// user's application-support (Apple) or XDG data directory (Linux).
@@ -20,7 +21,7 @@ struct DeviceIdStore: Sendable {
     /// The stored id, made and stored on first use.
     func load() throws -> String {
         if let text = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-           text.count == 32, text.allSatisfy(\.isHexDigit) {
+           DeviceSessionData.isDeviceId(text) {
             return text
         }
         var generator = SystemRandomNumberGenerator()

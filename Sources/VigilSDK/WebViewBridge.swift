@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// What a WebView host injects into and sends to the hosted capture page (docs/webview.md),
 /// kept apart from WebKit so every platform's host and the Linux tests share it.
@@ -27,7 +28,8 @@ public enum WebViewBridge {
     /// every envelope as a string to the `vigil` handler, and answering `getDeviceId()` with the
     /// SDK's id so the page reports the same device as `ssid`.
     public static func userScript(deviceId: String?) -> String {
-        let id = deviceId.flatMap { id in id.utf8.allSatisfy({ $0.isIdentifierByte }) ? "\"\(id)\"" : nil } ?? "null"
+        // Only an id the page and server accept; its alphabet needs no escaping in a JS string.
+        let id = deviceId.flatMap { SessionRisk.isDeviceId($0) ? "\"\($0)\"" : nil } ?? "null"
         return """
             (function () {
               if (window.top !== window) return;
@@ -66,7 +68,7 @@ public enum WebViewBridge {
 }
 
 private extension UInt8 {
-    /// Letters, digits and `-_.:`: what session ids, tokens and device ids are made of.
+    /// Letters, digits and `-_.:`: what session ids and tokens are made of.
     var isIdentifierByte: Bool {
         (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2D || self == 0x5F
             || self == 0x2E || self == 0x3A
