@@ -24,17 +24,13 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
         var lastSecurity = clock.now
         var failingSince: ContinuousClock.Instant?
         func elapsedMs() -> Int { Int((clock.now - start) / .milliseconds(1)) }
-        func check() throws(VigilError) {
-            let findings = session.security()
-            if !findings.isEmpty { throw .securityException(findings.joined(separator: "; ")) }
-        }
-        try check()
+        try session.checkSecurity()
         // Best effort, as the page does it: the signed result then names this device.
         if let id = session.deviceId { try? await session.api.report(deviceId: id) }
         frames: while true {
             if Task.isCancelled { throw .userCancelled }
             if clock.now - lastSecurity >= .seconds(session.securityInterval) {
-                try check()
+                try session.checkSecurity()
                 lastSecurity = clock.now
             }
             let frame: CapturedFrame?
@@ -55,7 +51,7 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
                 switch refusal.status {
                 case 429: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
                 case 409, 410: break frames   // finished meanwhile: the status says how
-                case 401: throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+                case 401: throw .invalidToken
                 default: throw .serverError("\(refusal.status) \(refusal.code): \(refusal.message)")
                 }
             } catch {
@@ -64,7 +60,7 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }
-        try check()
+        try session.checkSecurity()
         // A recording may end before the server decided: decide on what was sent, then poll.
         if let status = try? await session.api.status(), !status.isFinal { _ = try? await session.api.finish() }
         try await session.waitForFinalStatus(timeout: pollTimeout)

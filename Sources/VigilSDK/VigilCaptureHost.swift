@@ -38,6 +38,12 @@ public struct VigilCaptureSession: Sendable {
 }
 
 extension VigilCaptureSession {
+    /// Throws `.securityException` naming what the device checks find now.
+    public func checkSecurity() throws(VigilError) {
+        let findings = security()
+        if !findings.isEmpty { throw .securityException(findings.joined(separator: "; ")) }
+    }
+
     /// Polls `GET /v1/client/session` every `pollInterval` until the status is final, backing
     /// off on network errors; `.userTimeout` after `timeout` seconds.
     public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) {
@@ -49,7 +55,7 @@ extension VigilCaptureSession {
                 if try await api.status().isFinal { return }
                 delay = pollInterval
             } catch let refusal as DeviceAPIClient.Refusal where refusal.status == 401 {
-                throw .sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+                throw .invalidToken
             } catch {
                 delay = min(delay * 2, 16)
             }

@@ -21,6 +21,9 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether this is the person's own choice rather than a failure.
     public var isUserCancellation: Bool { self == .userCancelled }
 
+    /// The server refused the session token (401): a new session is needed.
+    static let invalidToken = VigilError.sessionNotCompleted(status: "invalid", message: "the session token is not valid")
+
     /// A short message for the person, in `locale` (English for any other).
     public func userMessage(locale: String = "en") -> String {
         let texts = Self.messages[key] ?? Self.messages["unexpected"]!

@@ -22,7 +22,7 @@ import AppKit
 
     /// What the capture loop waits on: page messages and what the delegates saw.
     private enum Input: Sendable {
-        case message(String), securityFinding(String), loadFailed(String), cancelled
+        case message(String), securityFinding(VigilError), loadFailed(String), cancelled
     }
 
     private var serverURL: URL?
@@ -61,8 +61,7 @@ import AppKit
 
     private func run(_ session: VigilCaptureSession) async throws(VigilError) {
         guard inputs == nil else { throw .captureAlreadyActive }
-        let findings = session.security()
-        guard findings.isEmpty else { throw .securityException(findings.joined(separator: "; ")) }
+        try session.checkSecurity()
         guard let url = WebViewBridge.captureURL(serverURL: session.serverURL, sessionId: session.sessionId, token: session.api.token,
                                                  autostart: autostart, locale: session.locale) else {
             throw .unexpected("the session id or token is not well formed")
@@ -78,8 +77,7 @@ import AppKit
         let security = Task { @MainActor in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(session.securityInterval))
-                let found = session.security()
-                if !found.isEmpty { continuation.yield(.securityFinding(found.joined(separator: "; "))) }
+                do { try session.checkSecurity() } catch { continuation.yield(.securityFinding(error)) }
             }
         }
         webView.load(URLRequest(url: url))
@@ -95,7 +93,7 @@ import AppKit
                     case .readResult: ended = nil
                     case .end(let error): ended = error
                     }
-                case .securityFinding(let found): ended = .securityException(found)
+                case .securityFinding(let error): ended = error
                 case .loadFailed(let detail): ended = .networkError(detail)
                 case .cancelled: ended = .userCancelled
                 }
