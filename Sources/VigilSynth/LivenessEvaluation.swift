@@ -13,6 +13,8 @@ public struct LivenessEvaluation: Sendable {
         public let species: Species
         /// The risk level.
         public let level: RiskLevel
+        /// The camera it was seen through.
+        public let camera: CameraConditions
         /// The subject's name.
         public let subject: String
         /// Whether the engine passed it.
@@ -28,15 +30,19 @@ public struct LivenessEvaluation: Sendable {
     /// All trials.
     public let trials: [Trial]
 
-    /// Runs `perSpecies` sessions of every attack and `live` live sessions at each level, on
-    /// `workers` threads, each with its own analyzer. Wrong outcomes (a live session rejected, an
-    /// attack accepted) are written as session directories under `keepFailures` when given.
+    /// Runs `perSpecies` sessions of every attack and `live` live sessions at each level under
+    /// each camera condition, on `workers` threads, each with its own analyzer. Wrong outcomes (a
+    /// live session rejected, an attack accepted) are written as session directories under
+    /// `keepFailures` when given.
     public static func run(library: SubjectLibrary, models: FaceModels, levels: [RiskLevel], species: [Species] = Species.allCases,
-                           perSpecies: Int, live: Int, workers: Int, seed: UInt64, keepFailures: URL? = nil, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
-        var jobs: [(Species, RiskLevel, Int)] = []
-        for level in levels {
-            for kind in species {
-                for i in 0..<(kind == .live ? live : perSpecies) { jobs.append((kind, level, i)) }
+                           cameras: [CameraConditions] = [CameraConditions()], perSpecies: Int, live: Int, workers: Int, seed: UInt64,
+                           keepFailures: URL? = nil, progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> LivenessEvaluation {
+        var jobs: [(Species, RiskLevel, CameraConditions, Int)] = []
+        for camera in cameras {
+            for level in levels {
+                for kind in species {
+                    for i in 0..<(kind == .live ? live : perSpecies) { jobs.append((kind, level, camera, i)) }
+                }
             }
         }
         let analyzers = try (0..<max(1, workers)).map { _ in try FaceAnalyzer(models: models) }
@@ -51,21 +57,21 @@ public struct LivenessEvaluation: Sendable {
                     return value
                 }
                 guard index < work.count else { return }
-                let (species, level, i) = work[index]
+                let (species, level, camera, i) = work[index]
                 let (subject, other) = library.pick(i)
                 let policy = LivenessPolicy.preset(level)
                 let sessionSeed = seed &+ UInt64(index) &* 0x9E37_79B9
-                let session = species.simulate(rig: subject.rig, other: other.rig, policy: policy, analyzer: analyzer, seed: sessionSeed)
+                let session = species.simulate(rig: subject.rig, other: other.rig, policy: policy, analyzer: analyzer, camera: camera, seed: sessionSeed)
                 let decision = session.decision
                 let reasons = decision.checks.filter { !$0.value.passed }.map { "\($0.key):\($0.value.reason ?? "failed")" }.sorted()
                     + decision.challenges.compactMap { c in c.reason.map { "\(c.kind.rawValue):\($0)" } }
-                let trial = Trial(species: species, level: level, subject: subject.name, passed: decision.outcome == .passed,
+                let trial = Trial(species: species, level: level, camera: camera, subject: subject.name, passed: decision.outcome == .passed,
                                   durationMs: session.frames.map(\.timestampMs).max() ?? 0, engineMsPerFrame: session.engineMsPerFrame,
                                   decisionMs: session.decisionMs, reasons: reasons)
                 if let keepFailures, trial.passed != (species == .live) {
                     let directory = keepFailures.appendingPathComponent("\(level.rawValue)-\(species.rawValue)-\(index)", isDirectory: true)
                     try? session.write(to: directory)
-                    try? Data("\(subject.name) seed \(sessionSeed): \(reasons.joined(separator: ", "))\n".utf8)
+                    try? Data("\(subject.name) seed \(sessionSeed), \(camera): \(reasons.joined(separator: ", "))\n".utf8)
                         .write(to: directory.appendingPathComponent("trial.txt"))
                 }
                 let done = results.withLock { r -> Int in
@@ -102,12 +108,42 @@ public struct LivenessEvaluation: Sendable {
                     + String(format: "  mean time to pass %.1f s  ", meanPass) + Self.topReasons(live.filter { !$0.passed }) + "\n"
             }
         }
+        out += matrixTable()
         let perFrame = trials.map(\.engineMsPerFrame).sorted()
         let decisions = trials.map(\.decisionMs).sorted()
         if !perFrame.isEmpty {
             out += String(format: "\nengine per frame (without face analysis): median %.4f ms, p95 %.4f ms; decision after the last frame: median %.3f ms, max %.3f ms\n",
                           perFrame[perFrame.count / 2], perFrame[perFrame.count * 95 / 100], decisions[decisions.count / 2], decisions.last!)
         }
+        return out
+    }
+
+    /// BPCER and the worst species' APCER for each camera condition and level, the whole matrix
+    /// last, and the live sessions rejected for frame timing (which the page must never cause).
+    func matrixTable() -> String {
+        var cameras: [CameraConditions] = []
+        for trial in trials where !cameras.contains(trial.camera) { cameras.append(trial.camera) }
+        guard cameras.count > 1 else { return "" }
+        let levels = RiskLevel.allCases.filter { level in trials.contains { $0.level == level } }
+        func cell(_ rows: [Trial]) -> String {
+            let live = rows.filter { $0.species == .live }
+            let bpcer = live.isEmpty ? "-" : String(format: "%.1f%%", 100 * Double(live.count { !$0.passed }) / Double(live.count))
+            let apcers = Species.allCases.filter(\.isAttack).compactMap { species -> Double? in
+                let attacks = rows.filter { $0.species == species }
+                return attacks.isEmpty ? nil : Double(attacks.count { $0.passed }) / Double(attacks.count)
+            }
+            let apcer = apcers.isEmpty ? "-" : String(format: "%.1f%%", 100 * apcers.max()!)
+            return Self.pad(bpcer + " / " + apcer, 17)
+        }
+        var out = "\n== camera conditions: BPCER / worst species' APCER\n" + Self.pad("camera", 36)
+            + levels.map { Self.pad($0.rawValue, 17) }.joined() + "\n"
+        for camera in cameras {
+            out += Self.pad(camera.description, 36) + levels.map { level in cell(trials.filter { $0.camera == camera && $0.level == level }) }.joined() + "\n"
+        }
+        out += Self.pad("whole matrix", 36) + levels.map { level in cell(trials.filter { $0.level == level }) }.joined() + "\n"
+        let timing = trials.count { $0.species == .live && !$0.passed
+            && $0.reasons.contains { $0.hasSuffix("duplicate_frames") || $0.hasSuffix("implausible_frame_intervals") } }
+        out += "live sessions rejected for duplicate_frames or implausible_frame_intervals: \(timing)\n"
         return out
     }
 

@@ -50,6 +50,58 @@ public struct PixelBuffer: Sendable {
         }
     }
 
+    /// This frame as a camera of `width` x `height` would frame the same scene: a centred view
+    /// `viewWidth` source pixels wide (default: the widest that fits the new aspect ratio) scaled
+    /// bilinearly; where the view reaches past the source's top or bottom, its edge rows extend.
+    public func resampled(width newWidth: Int, height newHeight: Int, viewWidth: Double? = nil) -> PixelBuffer {
+        let aspect = Double(newWidth) / Double(newHeight)
+        let cropWidth = viewWidth ?? min(Double(width), Double(height) * aspect), cropHeight = cropWidth / aspect
+        let x0 = (Double(width) - cropWidth) / 2, y0 = (Double(height) - cropHeight) / 2
+        let sx = cropWidth / Double(newWidth), sy = cropHeight / Double(newHeight)
+        var out = PixelBuffer(width: newWidth, height: newHeight)
+        out.rgb.withUnsafeMutableBufferPointer { d in
+            for y in 0..<newHeight {
+                for x in 0..<newWidth {
+                    let (r, g, b) = sample(x0 + (Double(x) + 0.5) * sx - 0.5, y0 + (Double(y) + 0.5) * sy - 0.5)
+                    let i = (y * newWidth + x) * 3
+                    d[i] = r; d[i + 1] = g; d[i + 2] = b
+                }
+            }
+        }
+        return out
+    }
+
+    /// Every channel multiplied by `factor` (exposure).
+    public mutating func scale(by factor: Float) {
+        rgb.withUnsafeMutableBufferPointer { p in
+            for i in 0..<p.count { p[i] *= factor }
+        }
+    }
+
+    /// A backlit exposure: gain `centre` at the frame's centre rising to `edge` at its corners,
+    /// so the subject darkens while the bright surround clips.
+    public mutating func backlight(centre: Float, edge: Float) {
+        let cx = Float(width) / 2, cy = Float(height) / 2, reach = (cx * cx + cy * cy).squareRoot()
+        let w = width
+        rgb.withUnsafeMutableBufferPointer { p in
+            for y in 0..<height {
+                for x in 0..<w {
+                    let dx = Float(x) - cx, dy = Float(y) - cy
+                    let r = (dx * dx + dy * dy).squareRoot() / reach
+                    let gain = centre + (edge - centre) * r * r
+                    let i = (y * w + x) * 3
+                    p[i] *= gain; p[i + 1] *= gain; p[i + 2] *= gain
+                }
+            }
+        }
+    }
+
+    /// A horizontal box blur over (2 radius + 1) pixels: the smear of a slow shutter.
+    public mutating func blurHorizontally(radius: Int) {
+        guard radius > 0 else { return }
+        rgb = Self.blurPass(rgb, width: width, height: height, radius: radius, horizontal: true)
+    }
+
     /// Quantised to an `Image`.
     public func image() -> Image {
         let bytes = rgb.map { UInt8(min(max($0.rounded(), 0), 255)) }

@@ -15,12 +15,12 @@ public enum StreamTamper: Sendable, Hashable {
 
 /// Camera and network parameters of a simulated capture.
 public struct CaptureSettings: Sendable, Hashable {
-    /// Nominal frame interval (ms) and its jitter (deviation, ms).
-    public var intervalMs = 100, intervalJitterMs = 8.0
-    /// Sensor noise (deviation per channel, 0...255).
+    /// The camera: rate, size, light, JPEG quality, blur.
+    public var camera = CameraConditions()
+    /// Jitter of the camera's frame interval (deviation, fraction of the interval).
+    public var intervalJitter = 0.08
+    /// Sensor noise (deviation per channel, 0...255), before the light's own.
     public var noise = 2.0
-    /// JPEG quality of uploaded frames.
-    public var jpegQuality = 85
     /// Time for a server answer to reach the screen (ms).
     public var latencyMs = 60...160
     /// The longest capture before giving up (ms).
@@ -114,7 +114,12 @@ public enum SessionSimulator {
             frames.append(frame)
         }
 
+        var pacer = UploadPacer()
+        let cameraIntervalMs = 1000 / settings.camera.rate.perSecond
         while t <= settings.maxDurationMs, !runner.session.finished {
+            // The camera delivers a frame at t; the page uploads it or lets it go.
+            defer { t += max(Int(cameraIntervalMs / 2), Int((cameraIntervalMs * (1 + random.gaussian(settings.intervalJitter))).rounded())) }
+            guard pacer.admit(t) else { continue }
             var screen = ScreenState()
             for (i, challenge) in runner.session.tracker.challenges.enumerated() where challenge.state == .active {
                 guard let prompted = challenge.promptedAtMs else { continue }
@@ -129,9 +134,9 @@ public enum SessionSimulator {
                     screen.color = (Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
                 }
             }
-            var buffer = camera.frame(at: t, screen: screen)
-            buffer.addNoise(sigma: settings.noise, using: &random)
-            var bytes = buffer.image().jpegData(quality: settings.jpegQuality)
+            var buffer = settings.camera.develop(camera.frame(at: t, screen: screen))
+            buffer.addNoise(sigma: settings.noise + settings.camera.extraNoise, using: &random)
+            var bytes = buffer.image().jpegData(quality: settings.camera.jpegQuality)
             index += 1
             switch settings.tamper {
             case .duplicate(let every) where index % every == 0:
@@ -151,7 +156,6 @@ public enum SessionSimulator {
                 // The page starts flashing once the answer that asks for it arrives.
                 reflectionStart = t + latency()
             }
-            t += max(30, settings.intervalMs + Int(random.gaussian(settings.intervalJitterMs)))
         }
         let before = DispatchTime.now().uptimeNanoseconds
         let decision = runner.decide()

@@ -31,8 +31,9 @@ public enum Species: String, CaseIterable, Sendable, Codable {
     public var isAttack: Bool { self != .live }
 
     /// Runs one session of this species with the subject `rig` (and `other` for a face swap)
-    /// under `policy`; everything random follows from `seed`.
-    public func simulate(rig: FaceRig, other: FaceRig, policy: LivenessPolicy, analyzer: FaceAnalyzer, seed: UInt64) -> SimulatedSession {
+    /// under `policy`, seen through `camera`; everything random follows from `seed`.
+    public func simulate(rig: FaceRig, other: FaceRig, policy: LivenessPolicy, analyzer: FaceAnalyzer, camera: CameraConditions = CameraConditions(),
+                         seed: UInt64) -> SimulatedSession {
         var random = SynthRandom(seed: seed)
         var planSeed = [UInt8](repeating: 0, count: 32)
         for i in 0..<32 { planSeed[i] = UInt8(truncatingIfNeeded: random.next()) }
@@ -40,7 +41,7 @@ public enum Species: String, CaseIterable, Sendable, Codable {
         let plan = ChallengePlanner.plan(for: policy, using: &generator)
         var settings = CaptureSettings()
         settings.noise = random.uniform(1.2...3.0)
-        settings.jpegQuality = Int(random.uniform(75...92))
+        settings.camera = camera
         settings.maxDurationMs = Int(policy.challengeTimeout * 1000) * max(policy.count, 1) + 20_000
         let strength = random.uniform(0.12...0.25)
         let personSeed = random.next(), runSeed = random.next()

@@ -5,18 +5,18 @@ import VigilFace
 /// plays (`--use-file-for-fake-video-capture`).
 public struct Y4MWriter {
     /// Frame size and rate.
-    public let width: Int, height: Int, framesPerSecond: Int
+    public let width: Int, height: Int, rate: FrameRate
     private let handle: FileHandle
 
     /// Creates (or truncates) `url` and writes the stream header; the size must be even.
-    public init(url: URL, width: Int, height: Int, framesPerSecond: Int) throws {
+    public init(url: URL, width: Int, height: Int, rate: FrameRate) throws {
         precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even frame size")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
         handle = try FileHandle(forWritingTo: url)
         self.width = width
         self.height = height
-        self.framesPerSecond = framesPerSecond
-        try handle.write(contentsOf: Data("YUV4MPEG2 W\(width) H\(height) F\(framesPerSecond):1 Ip A1:1 C420jpeg\n".utf8))
+        self.rate = rate
+        try handle.write(contentsOf: Data("YUV4MPEG2 W\(width) H\(height) F\(rate.frames):\(rate.seconds) Ip A1:1 C420jpeg\n".utf8))
     }
 
     /// Appends one frame of the writer's size.
