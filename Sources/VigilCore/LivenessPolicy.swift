@@ -81,10 +81,14 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     /// Whether a person who declines the colour flashes may go on with motions only
     /// (`motionOnly()`); the signed result then says so (`risk.reflectionDeclined`).
     public var motionOnlyFallback: Bool
+    /// Whether a session whose page reported a known virtual camera (`risk.virtualCamera`) fails
+    /// (check `camera`, feedback `deviceIssue`).
+    public var refuseVirtualCamera: Bool
 
     /// Creates a policy; call `validated()` before use.
     public init(motions: [Motion] = Motion.allCases, count: Int, fixed: [Motion] = [], type: LivenessType = .motion,
-                challengeTimeout: Double = 10, maxAttempts: Int = 3, reflectionStrict: Bool = false, motionOnlyFallback: Bool = false) {
+                challengeTimeout: Double = 10, maxAttempts: Int = 3, reflectionStrict: Bool = false, motionOnlyFallback: Bool = false,
+                refuseVirtualCamera: Bool = false) {
         self.motions = motions
         self.count = count
         self.fixed = fixed
@@ -93,6 +97,7 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
         self.maxAttempts = maxAttempts
         self.reflectionStrict = reflectionStrict
         self.motionOnlyFallback = motionOnlyFallback
+        self.refuseVirtualCamera = refuseVirtualCamera
     }
 
     /// The policy for a person who declined the flashes, when `motionOnlyFallback` allows one:
@@ -140,7 +145,7 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict, motionOnlyFallback
+        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict, motionOnlyFallback, refuseVirtualCamera
     }
 
     /// Decodes a policy; omitted fields take the defaults of `init`, `count` is required.
@@ -153,7 +158,8 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
                   challengeTimeout: try c.decodeIfPresent(Double.self, forKey: .challengeTimeout) ?? 10,
                   maxAttempts: try c.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? 3,
                   reflectionStrict: try c.decodeIfPresent(Bool.self, forKey: .reflectionStrict) ?? false,
-                  motionOnlyFallback: try c.decodeIfPresent(Bool.self, forKey: .motionOnlyFallback) ?? false)
+                  motionOnlyFallback: try c.decodeIfPresent(Bool.self, forKey: .motionOnlyFallback) ?? false,
+                  refuseVirtualCamera: try c.decodeIfPresent(Bool.self, forKey: .refuseVirtualCamera) ?? false)
     }
 
     /// The policy itself when every field is in range and consistent; otherwise the first problem.

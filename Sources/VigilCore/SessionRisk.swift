@@ -46,6 +46,29 @@ public struct SessionRisk: Codable, Hashable, Sendable {
         }
     }
 
+    /// The camera the capture page used, as the browser names it.
+    public struct Camera: Codable, Hashable, Sendable {
+        /// Which way the camera faces, as the browser reports it.
+        public enum Facing: String, Codable, Sendable {
+            /// Towards the person (a front or laptop camera).
+            case user
+            /// Away from the person.
+            case environment
+            /// Not reported.
+            case unknown
+        }
+        /// The device label (at most 128 characters; empty when the browser gives none).
+        public var label: String
+        /// Which way it faces.
+        public var facing: Facing
+
+        /// A camera report.
+        public init(label: String, facing: Facing) {
+            self.label = label
+            self.facing = facing
+        }
+    }
+
     /// The velocity signal, when the session carried an `ssid`.
     public var velocity: Velocity?
     /// The location signal, when the session asked for one.
@@ -61,9 +84,17 @@ public struct SessionRisk: Codable, Hashable, Sendable {
     /// `clean` proves nothing; `flagged` is still worth acting on.
     public var deviceIntegrity: DeviceSessionData.Integrity?
 
+    /// The last camera the page reported, when it reported one.
+    public var camera: Camera?
+    /// True once any camera the page reported in this session had the label of a known virtual
+    /// camera (`VirtualCamera`), false when the page reported only others: a hint, not proof.
+    public var virtualCamera: Bool?
+
     /// Signals.
     public init(velocity: Velocity? = nil, location: Location? = nil, deviceId: String? = nil, reflectionDeclined: Bool? = nil,
-                deviceIntegrity: DeviceSessionData.Integrity? = nil) {
+                deviceIntegrity: DeviceSessionData.Integrity? = nil, camera: Camera? = nil, virtualCamera: Bool? = nil) {
+        self.camera = camera
+        self.virtualCamera = virtualCamera
         self.velocity = velocity
         self.location = location
         self.deviceId = deviceId

@@ -20,7 +20,8 @@ enum Completion {
     }
 
     /// Decides the current attempt: the engine's checks plus the reference match and
-    /// `crossSessionFrames`, which need the store, and `captureClock`, which needs arrival times.
+    /// `crossSessionFrames`, which need the store, `captureClock`, which needs arrival times, and
+    /// `camera` when the policy refuses virtual cameras.
     static func decide(_ record: SessionRecord, runner: LivenessRunner, clock: CaptureClockCheck, _ context: ServerContext) throws(HTTPError) -> Decided {
         let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: record.id) }
         var match: VerdictPayload.Match?
@@ -41,6 +42,10 @@ enum Completion {
         extraChecks["crossSessionFrames"] = elsewhere <= allowed ? CheckResult(passed: true, score: 1)
             : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
         if context.configuration.checkCaptureClock { extraChecks["captureClock"] = clock.result }
+        if record.policy.refuseVirtualCamera {
+            extraChecks["camera"] = record.risk?.virtualCamera == true
+                ? CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "virtual_camera") : CheckResult(passed: true, score: 1)
+        }
         return Decided(decision: runner.decide(extraChecks: extraChecks), match: match)
     }
 

@@ -21,6 +21,7 @@ enum DeviceAPI {
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
         router.add("POST", "/v1/client/device", bodyLimit: 1024) { try deviceId($0, context) }
+        router.add("POST", "/v1/client/camera", bodyLimit: 1024) { try camera($0, context) }
         router.add("POST", "/v1/client/decline-reflection") { try declineReflection($0, context) }
     }
 

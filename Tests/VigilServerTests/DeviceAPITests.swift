@@ -326,6 +326,50 @@ import VigilTestSupport
         #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["location"] != nil)
     }
 
+    /// A virtual camera's label is signed as `risk.virtualCamera` and stays so after a switch to
+    /// another camera; a refusing policy fails the session on it, and bad reports are refused.
+    @Test func aVirtualCameraIsSignedAndARefusingPolicyFailsTheSession() throws {
+        let t = try TestServer(checkCaptureClock: false)
+        func report(_ body: [String: Any], _ token: String) -> TestServer.Response {
+            t.request("POST", "/v1/client/camera", bearer: token, headers: ["Content-Type": "application/json"],
+                      body: [UInt8](try! JSONSerialization.data(withJSONObject: body)))
+        }
+        func verdict(_ token: String) throws -> VerdictPayload {
+            let finished = t.request("POST", "/v1/client/finish", bearer: token)
+            let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+            return try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
+        }
+        let plain = t.createSession()
+        #expect(report(["label": "FaceTime HD Camera", "facing": "user"], plain.token).json["virtualCamera"] as? Bool == false)
+        let ordinary = try verdict(plain.token)
+        #expect(ordinary.risk?.virtualCamera == false && ordinary.risk?.camera == SessionRisk.Camera(label: "FaceTime HD Camera", facing: .user))
+        #expect(ordinary.checks["camera"] == nil)
+
+        let refusing = t.createSession(["policy": ["count": 1, "refuseVirtualCamera": true]])
+        #expect(report(["label": String(repeating: "c", count: 129)], refusing.token).errorCode == "invalid_field")
+        #expect(report(["label": "cam\u{7}"], refusing.token).errorCode == "invalid_field")
+        #expect(report(["label": "cam", "facing": "sideways"], refusing.token).status == 400)
+        #expect(report(["label": "cam", "model": "x"], refusing.token).errorCode == "unknown_field")
+        let obs = report(["label": "OBS Virtual Camera"], refusing.token)
+        #expect(obs.json["virtualCamera"] as? Bool == true && obs.json["refused"] as? Bool == true)
+        // Switching to a real camera afterwards does not clear it.
+        #expect(report(["label": "Integrated Webcam", "facing": "user"], refusing.token).json["virtualCamera"] as? Bool == true)
+        let signed = try verdict(refusing.token)
+        #expect(signed.risk?.virtualCamera == true && signed.risk?.camera?.label == "Integrated Webcam")
+        #expect(signed.checks["camera"]?.passed == false && signed.checks["camera"]?.reason == "virtual_camera" && signed.outcome == "failed")
+        #expect(report(["label": "cam"], refusing.token).status == 409)
+    }
+
+    @Test func knownVirtualCameraLabelsAreRecognisedAndOrdinaryOnesAreNot() {
+        for label in ["OBS Virtual Camera", "ManyCam Virtual Webcam", "Snap Camera", "XSplit VCam", "DroidCam Source 3", "e2eSoft VCam",
+                      "Dummy video device (0x0000)"] {
+            #expect(VirtualCamera.name(inLabel: label) != nil, "\(label)")
+        }
+        for label in ["FaceTime HD Camera", "Integrated Webcam (04f2:b6dd)", "USB2.0 HD UVC WebCam", "Front Camera", "camera2 1, facing front", ""] {
+            #expect(VirtualCamera.name(inLabel: label) == nil, "\(label)")
+        }
+    }
+
     @Test func theDeviceIdIsReportedOnceCheckedAndEndsUpInTheSignedResult() throws {
         let t = try TestServer(checkCaptureClock: false)
         let (id, token) = t.createSession()
