@@ -292,30 +292,36 @@ import VigilTestSupport
                     analyzer: try FaceAnalyzer(models: TestServer.models))
     }
 
-    /// `durationMs` of what `camera` shows at 10 fps as a Y4M file; `prompt` is what the screen in
-    /// front of it shows at each moment (a recording cannot see the real one).
-    static func recording(_ camera: inout some SyntheticCamera, durationMs: Int,
+    /// `durationMs` of what `camera` shows at `rate` as a Y4M file of the camera's frame size, or
+    /// scaled to `size`; `prompt` is what the screen in front of it shows at each moment (a
+    /// recording cannot see the real one).
+    static func recording(_ camera: inout some SyntheticCamera, durationMs: Int, rate: FrameRate = FrameRate(frames: 10),
+                          size: (width: Int, height: Int)? = nil,
                           prompt: (Int) -> (index: Int, kind: Motion, shownAtMs: Int)? = { _ in nil }) throws -> URL {
         var random = SynthRandom(seed: 11)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString).y4m")
-        let writer = try Y4MWriter(url: url, width: 640, height: 480, framesPerSecond: 10)
+        var writer: Y4MWriter?
         var screen = ScreenState()
-        for ms in stride(from: 0, to: durationMs, by: 100) {
+        for index in 0... {
+            let ms = rate.timestampMs(ofFrame: index)
+            guard ms < durationMs else { break }
             screen.prompt = prompt(ms)
             var pixels = camera.frame(at: ms, screen: screen)
+            if let size { pixels = pixels.resampled(width: size.width, height: size.height) }
             pixels.addNoise(sigma: 2, using: &random)
-            try writer.write(pixels.image())
+            if writer == nil { writer = try Y4MWriter(url: url, width: pixels.width, height: pixels.height, rate: rate) }
+            try writer?.write(pixels.image())
         }
-        try writer.close()
+        try writer?.close()
         return url
     }
 
     /// Plays `video` as the camera on the session's page until the result screen shows; returns
     /// the tenant's view of the result and the browser (still open).
     static func capture(_ t: TestServer, _ id: String, _ token: String, video: URL, timeout: TimeInterval,
-                        recordFailure: Bool = true) throws -> (result: [String: Any], browser: HeadlessChromium) {
+                        recordFailure: Bool = true, beforeLoad: String = "") throws -> (result: [String: Any], browser: HeadlessChromium) {
         let browser = try HeadlessChromium(camera: video)
-        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: bridge)
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: bridge + beforeLoad)
         do {
             // A failed attempt's retry screen ends the wait too: the recording is made for one plan.
             try browser.wait(for: "['screen-result', 'screen-retry'].some((s) => document.getElementById(s).hasAttribute('data-active'))",
@@ -466,11 +472,12 @@ import VigilTestSupport
         return parts.count >= 3 ? (parts[0] / 255, parts[1] / 255, parts[2] / 255) : nil
     }
 
-    @Test func aPhotoMovedInFrontOfTheCameraFailsAtLow() throws {
+    @Test(arguments: [FrameRate(frames: 5), FrameRate(frames: 10)])
+    func aPhotoMovedInFrontOfTheCameraFailsAtLow(_ rate: FrameRate) throws {
         let t = try TestServer()
         let (id, token) = t.createSession(["policy": ["count": 2, "type": "motion", "maxAttempts": 1]])   // `low`, one attempt
         var photo = PhotoAttack(rig: try Self.rig(), medium: .print, seed: 3)
-        let video = try Self.recording(&photo, durationMs: 20_000)
+        let video = try Self.recording(&photo, durationMs: 20_000, rate: rate)
         defer { try? FileManager.default.removeItem(at: video) }
         let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60)
         defer { browser.shutdown() }
@@ -478,15 +485,86 @@ import VigilTestSupport
         #expect(try Self.text(browser, "result-title") == Self.catalogue("en")["error.locked_out"])
     }
 
-    @Test func aReplayedVideoOfEveryMotionFailsAtMedium() throws {
+    @Test(arguments: [FrameRate(frames: 5), FrameRate(frames: 10)])
+    func aReplayedVideoOfEveryMotionFailsAtMedium(_ rate: FrameRate) throws {
         let t = try TestServer()
         let (id, token) = t.createSession(["policy": ["count": 2, "type": "both", "maxAttempts": 1]])   // `medium`, one attempt
         var recording = SyntheticPerson(rig: try Self.rig(), behaviour: .loop, light: .none, seed: 4)
-        let video = try Self.recording(&recording, durationMs: 20_000)
+        let video = try Self.recording(&recording, durationMs: 20_000, rate: rate)
         defer { try? FileManager.default.removeItem(at: video) }
         let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60)
         defer { browser.shutdown() }
         #expect(result["outcome"] as? String == "failed", "\(result)")
+    }
+
+    /// Records every frame upload's capture time and a fingerprint of its bytes (test-only: it
+    /// wraps the page's `fetch`).
+    static let uploadLog = """
+        window.__uploads = [];
+        const __fetch = window.fetch;
+        window.fetch = async (url, init) => {
+          if (String(url).endsWith("/v1/client/frames") && init && init.body instanceof Blob) {
+            const bytes = new Uint8Array(await init.body.arrayBuffer());
+            let h = 0x811c9dc5;
+            for (let i = 0; i < bytes.length; i += 1) h = Math.imul(h ^ bytes[i], 0x01000193);
+            window.__uploads.push({ captureMs: Number(init.headers["Vigil-Capture-Time"]), hash: h >>> 0, size: bytes.length,
+                                    width: document.getElementById("canvas").width, height: document.getElementById("canvas").height });
+          }
+          return __fetch(url, init);
+        };
+        """
+
+    /// One camera of the browser matrix: its rate and size, the scene's frame size before the
+    /// camera's scaling, and the motion the one-motion policy asks for.
+    struct Camera: CustomTestStringConvertible, Sendable {
+        let rate: FrameRate, width: Int, height: Int, motion: Motion
+        var testDescription: String { "\(rate) \(width)x\(height) \(motion.rawValue)" }
+        /// Rendered at half the camera's size (or 640x480) and scaled up to it, as a camera would deliver it.
+        var sceneSize: (width: Int, height: Int) { width == 640 ? (640, 480) : (width / 2, height / 2) }
+    }
+
+    /// A person who does what is asked passes through the real page with the fake camera at its
+    /// declared rate: a webcam in a dim room (5 and 7.5 fps), a phone in portrait and a 720p
+    /// laptop camera. The page uploads each camera frame at most once, with capture times that
+    /// only go forward and never faster than the camera, scaled keeping the aspect ratio.
+    @Test(arguments: [
+        Camera(rate: FrameRate(frames: 5), width: 640, height: 480, motion: .blink),
+        Camera(rate: FrameRate(frames: 15, per: 2), width: 640, height: 480, motion: .turnRight),
+        Camera(rate: FrameRate(frames: 5), width: 720, height: 1280, motion: .nod),
+        Camera(rate: FrameRate(frames: 15, per: 2), width: 1280, height: 720, motion: .mouthOpen),
+        Camera(rate: FrameRate(frames: 30), width: 1280, height: 720, motion: .shake),
+    ])
+    func aCooperatingPersonPassesAtLowFrameRatesAndInEveryOrientation(_ camera: Camera) throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["motions": [camera.motion.rawValue], "count": 1, "type": "motion"]])
+        let scene = camera.sceneSize
+        let rig = try FaceRig(photo: try Image(contentsOf: DeviceAPITests.fixtures.appendingPathComponent("grace_hopper.jpg")), name: "grace",
+                              analyzer: try FaceAnalyzer(models: TestServer.models), width: scene.width, height: scene.height,
+                              faceHeight: scene.height > scene.width ? 0.3 : 0.45)
+        var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: 5)
+        let video = try Self.recording(&person, durationMs: 16_000, rate: camera.rate, size: (camera.width, camera.height)) { ms in
+            (4500..<5000).contains(ms) ? (0, camera.motion, 4500) : nil
+        }
+        defer { try? FileManager.default.removeItem(at: video) }
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 40, beforeLoad: Self.uploadLog)
+        defer { browser.shutdown() }
+        #expect(result["outcome"] as? String == "passed", "\(camera.testDescription): \(result)")
+        let uploads = try browser.evaluate("window.__uploads") as? [[String: Any]] ?? []
+        let times = uploads.compactMap { $0["captureMs"] as? Int }
+        let hashes = uploads.compactMap { $0["hash"] as? Int }
+        #expect(times.count == uploads.count && uploads.count > 10)
+        #expect(Set(hashes).count == hashes.count, "the page uploaded the same picture twice")
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }
+        let cameraInterval = 1000 / camera.rate.perSecond
+        #expect(intervals.allSatisfy { Double($0) >= 0.75 * min(cameraInterval, 100) }, "\(intervals)")
+        // The analysis size: the longer side 640, the camera's aspect ratio kept.
+        let expected = camera.width > camera.height ? (640, 640 * camera.height / camera.width) : (640 * camera.width / camera.height, 640)
+        #expect(uploads.allSatisfy { $0["width"] as? Int == expected.0 && $0["height"] as? Int == expected.1 },
+                "\(Set(uploads.map { "\($0["width"] ?? "?")x\($0["height"] ?? "?")" }))")
+        let checks = result["checks"] as? [String: Any]
+        #expect((checks?["frameTiming"] as? [String: Any])?["passed"] as? Bool == true, "\(checks ?? [:])")
+        print(String(format: "capture page e2e, %@: passed with %d uploads, median interval %d ms", camera.testDescription, uploads.count,
+                     intervals.sorted()[intervals.count / 2]))
     }
 
     @Test func aCooperatingPersonOnAOneMotionPolicyPassesInTheBrowser() throws {

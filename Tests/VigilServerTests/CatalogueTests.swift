@@ -30,4 +30,22 @@ struct CatalogueTests {
             .union(try Self.matches(#"\bt\("([A-Za-z._]+)"[),]"#, in: try Self.resource("capture.js")))
         #expect(!used.isEmpty && used.isSubset(of: english.keys), "\(used.subtracting(english.keys).sorted())")
     }
+
+    /// Every error the page can show has its title and a line saying what to do next, and the
+    /// camera-denied help exists for each place the permission can live.
+    @Test func everyErrorScreenSaysWhatToDoNext() throws {
+        let script = try Self.resource("capture.js")
+        // Codes passed to fail() directly, and those sessionError() maps server answers to.
+        let sessionError = try #require(script.range(of: "function sessionError").flatMap { start in
+            script.range(of: "\n  }\n", range: start.upperBound..<script.endIndex).map { script[start.lowerBound..<$0.lowerBound] } })
+        let codes = try Self.matches(#"fail\("([a-z_]+)"\)"#, in: script).union(try Self.matches(#"return "([a-z_]+)";"#, in: String(sessionError)))
+        #expect(codes.isSuperset(of: ["camera_denied", "no_camera", "camera_in_use", "network_lost", "invalid_link", "locked_out"]), "\(codes.sorted())")
+        for locale in Self.locales {
+            let catalogue = try CapturePageTests.catalogue(locale)
+            for code in codes {
+                #expect(catalogue["error.\(code)"] != nil && catalogue["help.\(code)"] != nil || code == "camera_denied", "\(locale): \(code)")
+            }
+            for place in ["ios", "android", "app", "desktop"] { #expect(catalogue["help.camera_denied.\(place)"] != nil, "\(locale): \(place)") }
+        }
+    }
 }

@@ -7,8 +7,16 @@
   const MOTIONS = ["blink", "mouthOpen", "turnLeft", "turnRight", "nod", "shake"];
   const FEEDBACK = ["faceNotFound", "multipleFaces", "faceTooFar", "faceTooClose", "faceNotCentered", "tooDark", "tooBright", "blurry",
     "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "unknown"];
-  const FRAME_INTERVAL_MS = 100;   // about 10 fps
-  const MAX_IN_FLIGHT = 2;         // frames are dropped past this, never queued
+  const UPLOAD_INTERVAL_MS = 100;  // at most 10 uploads a second, never more than the camera delivers
+  const UPLOAD_SLACK_MS = 20;      // camera jitter tolerated around that interval
+  const POLL_INTERVAL_MS = 25;     // checksum polling where there is no frame callback
+  const ANALYSIS_LONG_SIDE = 640;  // frames are scaled down to this, keeping their aspect ratio
+  const JPEG_QUALITY = 0.85;
+  const NOT_A_COLOUR_CAMERA = /\b(ir|infra-?red|depth|tof)\b/i;   // labels of infrared and depth cameras
+  const FILL_LIGHT_GRACE_MS = 2500;  // the fill light gets this long before the person is asked for more light
+  // One upload at a time: two in flight may reach the server out of order, and a capture time
+  // going backwards is a replay sign. A frame that comes while one is in flight is dropped.
+  const MAX_IN_FLIGHT = 1;
   const REQUEST_TIMEOUT_MS = 10000;
   const NETWORK_GIVE_UP_MS = 15000;
   const CAMERA_TIMEOUT_MS = 15000;
@@ -22,6 +30,8 @@
 
   let strings = {};
   let stream = null, start = 0, timers = [], inFlight = 0, sequence = 0, applied = 0;
+  let preferredCamera = null, cameraRefused = false, fillLightSince = null;
+  let captureRun = 0, lastCaptureMs = -1, nextDueMs = 0, pausedUntil = 0, mediaAnchor = null, lastChecksum = null, sentPrints = [];
   let finished = false, capturing = false, reflection = null, speak = false, lastSpoken = "";
   let failingSince = null, failures = 0, sessionInfo = null, lastChallenge = null, parentOrigin = null;
 
@@ -72,18 +82,29 @@
   const feedbackText = (code) => t("feedback." + (FEEDBACK.includes(code) ? code : "unknown"));
 
   // --- screens ---------------------------------------------------------------------------------
+  // Where the camera permission lives, for the camera-denied help: an app's WebView, iOS,
+  // Android or a computer's browser.
+  function platform() {
+    const ua = navigator.userAgent || "";
+    const ios = /iPhone|iPad|iPod/.test(ua) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+    if (window.VigilNative || /; wv\)/.test(ua) || (ios && !/Safari\//.test(ua))) return "app";
+    if (ios) return "ios";
+    return /Android/.test(ua) ? "android" : "desktop";
+  }
   function show(name) {
     for (const s of document.querySelectorAll(".screen")) s.toggleAttribute("data-active", s.id === "screen-" + name);
     const heading = $("screen-" + name).querySelector("[tabindex='-1']");
     if (heading) heading.focus();
   }
-  function fail(code, detail) {
+  // Every error screen says what to do next; those a fresh start can mend offer one.
+  const RETRYABLE = ["camera_denied", "no_camera", "camera_in_use", "camera_timeout", "camera_failed", "network_lost", "server"];
+  function fail(code) {
     if (finished) return;
     finished = true;
     stopCamera();
     $("error-title").textContent = t("error." + code);
-    $("error-detail").textContent = detail ? t(detail) : "";
-    $("error-retry").hidden = !["network_lost", "camera_in_use", "camera_timeout"].includes(code);
+    $("error-detail").textContent = t(code === "camera_denied" ? "help.camera_denied." + platform() : "help." + code);
+    $("error-retry").hidden = !RETRYABLE.includes(code);
     show("error");
     bridge.send("error", { code, message: t("error." + code) });
   }
@@ -135,12 +156,12 @@
     let timedOut = false;
     const timeout = setTimeout(() => { timedOut = true; fail("camera_timeout"); }, CAMERA_TIMEOUT_MS);
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "user", width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+      stream = await openCamera(preferredCamera);
     } catch (e) {
       clearTimeout(timeout);
       if (timedOut) return;
       const name = e && e.name;
-      if (name === "NotAllowedError" || name === "SecurityError") return fail("camera_denied", "cameraDeniedHelp");
+      if (name === "NotAllowedError" || name === "SecurityError") return fail("camera_denied");
       if (name === "NotFoundError" || name === "OverconstrainedError") return fail("no_camera");
       if (name === "NotReadableError" || name === "AbortError") return fail("camera_in_use");
       return fail("camera_failed");
@@ -151,9 +172,12 @@
     try { await $("video").play(); } catch (e) { /* autoplay of a muted inline video is allowed */ }
     bridge.event("camera.started");
     if (sessionInfo.collectLocation) reportLocation();
+    offerCameraSwitch();
+    reportCamera();
     start = performance.now();
+    lastCaptureMs = -1; nextDueMs = 0; pausedUntil = 0; mediaAnchor = null; lastChecksum = null;
     capturing = true;
-    schedule(sendFrame, 0);
+    startFrames();
     requestAnimationFrame(paint);
   }
   // Asked once, after the camera: a risk signal, so a refusal or a silent browser only reports
@@ -193,6 +217,66 @@
     request("POST", "/v1/client/device", JSON.stringify({ deviceId: id }), true, { "Content-Type": "application/json" }).catch(() => {});
   }
 
+  // The front camera (or the one the person chose), its own frames uncropped ("resizeMode:
+  // none") in whatever orientation it delivers them; the page scales them down itself. An
+  // infrared or depth camera answering for "user" is swapped for a colour one when there is one.
+  async function openCamera(deviceId) {
+    const size = { width: { ideal: 1280 }, height: { ideal: 720 }, resizeMode: "none" };
+    const video = Object.assign(deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "user" }, size);
+    const opened = await navigator.mediaDevices.getUserMedia({ video, audio: false });
+    const track = opened.getVideoTracks()[0];
+    if (deviceId || !track || !NOT_A_COLOUR_CAMERA.test(track.label)) return opened;
+    const other = (await usableCameras())[0];
+    if (!other) return opened;
+    for (const t of opened.getTracks()) t.stop();
+    return navigator.mediaDevices.getUserMedia({ video: Object.assign({ deviceId: { exact: other.deviceId } }, size), audio: false });
+  }
+  async function usableCameras() {
+    try {
+      const devices = await navigator.mediaDevices.enumerateDevices();
+      return devices.filter((d) => d.kind === "videoinput" && d.deviceId && !NOT_A_COLOUR_CAMERA.test(d.label || ""));
+    } catch (e) { return []; }
+  }
+  async function offerCameraSwitch() {
+    $("switch-camera").hidden = (await usableCameras()).length < 2;
+  }
+  // The next camera, within the same attempt: the capture clock runs on, so capture times still
+  // only go forward.
+  async function switchCamera() {
+    if (!capturing || !stream) return;
+    const cameras = await usableCameras();
+    if (cameras.length < 2) return;
+    const current = (stream.getVideoTracks()[0] && stream.getVideoTracks()[0].getSettings().deviceId) || "";
+    const next = cameras[(cameras.findIndex((c) => c.deviceId === current) + 1) % cameras.length];
+    let opened;
+    try { opened = await navigator.mediaDevices.getUserMedia({ video: { deviceId: { exact: next.deviceId }, width: { ideal: 1280 }, height: { ideal: 720 },
+                                                                 resizeMode: "none" }, audio: false }); } catch (e) { return; }
+    if (!capturing) { for (const t of opened.getTracks()) t.stop(); return; }
+    for (const t of stream.getTracks()) t.stop();
+    stream = opened;
+    preferredCamera = next.deviceId;
+    $("video").srcObject = stream;
+    try { await $("video").play(); } catch (e) { /* as at start */ }
+    mediaAnchor = null;
+    lastChecksum = null;
+    startFrames();
+    reportCamera();
+  }
+  // The chosen camera's name and facing, for the server's virtual-camera signal (a label is a
+  // hint the browser reports, not proof). A refusing policy gets its own guidance at once.
+  async function reportCamera() {
+    const track = stream && stream.getVideoTracks()[0];
+    if (!track) return;
+    const settings = typeof track.getSettings === "function" ? track.getSettings() : {};
+    const facing = ["user", "environment"].includes(settings.facingMode) ? settings.facingMode : "unknown";
+    try {
+      const answer = await request("POST", "/v1/client/camera", JSON.stringify({ label: String(track.label || "").slice(0, 128), facing }), true,
+                                   { "Content-Type": "application/json" });
+      cameraRefused = !!(answer.body && answer.body.refused === true);
+      if (answer.body && answer.body.virtualCamera === true) bridge.event("camera.virtual", { refused: cameraRefused });
+    } catch (e) { /* the signal is best effort; frames go on */ }
+  }
+
   function stopCamera() {
     capturing = false;
     for (const id of timers) clearTimeout(id);
@@ -201,26 +285,93 @@
     stream = null;
     $("video").srcObject = null;
     $("flash").removeAttribute("data-active");
+    document.body.removeAttribute("data-fill-light");
+    fillLightSince = null;
+    $("switch-camera").hidden = true;
     if ("speechSynthesis" in window) speechSynthesis.cancel();
   }
   function schedule(fn, ms) { timers.push(setTimeout(fn, ms)); if (timers.length > 64) timers = timers.slice(-32); }
 
   // --- frames ----------------------------------------------------------------------------------
-  async function sendFrame() {
-    if (!capturing) return;
-    // After network failures the next frames wait longer (0.2 s doubling to 2 s), then resume at 10 fps.
-    schedule(sendFrame, failures ? Math.min(2000, 100 * 2 ** failures) : FRAME_INTERVAL_MS);
-    if (inFlight >= MAX_IN_FLIGHT) return;   // backpressure: this frame is dropped
+  // Exactly one upload per new camera frame, at most one per UPLOAD_INTERVAL_MS of capture time:
+  // a camera slower than 10 fps (a webcam in a dim room) is never padded with repeated pictures,
+  // which the server rightly reads as a replayed feed.
+  function startFrames() {
+    const video = $("video");
+    const run = ++captureRun;   // a callback left from an earlier attempt's stream ends its chain
+    if (typeof video.requestVideoFrameCallback === "function") {
+      const onFrame = (now, frame) => {
+        if (!capturing || run !== captureRun) return;
+        video.requestVideoFrameCallback(onFrame);
+        offerFrame(frameTime(now, frame));
+      };
+      video.requestVideoFrameCallback(onFrame);
+    } else {
+      // No frame callback: poll faster than any camera and tell a new frame by its checksum.
+      const poll = () => {
+        if (!capturing || run !== captureRun) return;
+        schedule(poll, POLL_INTERVAL_MS);
+        if (video.readyState >= 2 && video.videoWidth && checksumChanged(video)) offerFrame(performance.now());
+      };
+      poll();
+    }
+  }
+  // When the camera took the frame, on the page clock: the frame's own capture time where the
+  // browser gives one, else its media time anchored at the smallest delay seen so far, so that
+  // a frame is never said to be taken after it reached the page.
+  function frameTime(now, frame) {
+    if (frame && Number.isFinite(frame.captureTime) && frame.captureTime > 0 && frame.captureTime <= now) return frame.captureTime;
+    if (!frame || !Number.isFinite(frame.mediaTime)) return now;
+    const anchor = now - frame.mediaTime * 1000;
+    if (mediaAnchor === null || anchor < mediaAnchor) mediaAnchor = anchor;
+    return mediaAnchor + frame.mediaTime * 1000;
+  }
+  function checksumChanged(video) {
+    const probe = $("probe").getContext("2d", { willReadFrequently: true });
+    probe.drawImage(video, 0, 0, 16, 12);
+    const data = probe.getImageData(0, 0, 16, 12).data;
+    let sum = 0;
+    for (let i = 0; i < data.length; i++) sum = (Math.imul(sum, 31) + data[i]) | 0;
+    const changed = sum !== lastChecksum;
+    lastChecksum = sum;
+    return changed;
+  }
+  // The analysis size: the longer side at most ANALYSIS_LONG_SIDE, the camera's aspect ratio kept.
+  function fitCanvas(canvas, video) {
+    const scale = Math.min(1, ANALYSIS_LONG_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const width = Math.round(video.videoWidth * scale), height = Math.round(video.videoHeight * scale);
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+  }
+  // 32-bit FNV-1a of the encoded bytes: a picture already uploaded is never sent again.
+  function fingerprint(bytes) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    return h >>> 0;
+  }
+
+  async function offerFrame(frameAt) {
+    if (!capturing || performance.now() < pausedUntil) return;
+    const captureMs = Math.round(frameAt - start);
+    // Upload times follow a 10 fps grid with a little slack for camera jitter; a late frame
+    // moves the grid instead of causing a burst.
+    if (captureMs <= lastCaptureMs || captureMs < nextDueMs - UPLOAD_SLACK_MS) return;
+    if (inFlight >= MAX_IN_FLIGHT) return;   // backpressure: this frame is dropped, never queued
     const video = $("video");
     if (video.readyState < 2 || !video.videoWidth) return;
-    const captureMs = Math.round(performance.now() - start);
+    lastCaptureMs = captureMs;
+    nextDueMs = Math.max(nextDueMs + UPLOAD_INTERVAL_MS, captureMs + UPLOAD_INTERVAL_MS / 2);
     const canvas = $("canvas");
+    fitCanvas(canvas, video);
     canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
     inFlight += 1;
     const mine = ++sequence;
     try {
-      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.85));
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", JPEG_QUALITY));
       if (!blob || !capturing) return;
+      const print = fingerprint(new Uint8Array(await blob.arrayBuffer()));
+      if (sentPrints.includes(print)) return;
+      sentPrints.push(print);
+      if (sentPrints.length > 64) sentPrints.shift();
       const answer = await request("POST", "/v1/client/frames", blob, true, { "Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs) });
       failingSince = null;
       failures = 0;
@@ -233,8 +384,10 @@
         fail(sessionError(answer));
       }
     } catch (e) {
+      // After network failures the next frames wait longer (0.2 s doubling to 2 s).
       failingSince = failingSince || performance.now();
       failures = Math.min(failures + 1, 5);
+      pausedUntil = performance.now() + Math.min(2000, 100 * 2 ** failures);
       setPrompt(t("reconnecting"));
       if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) fail("network_lost");
     } finally {
@@ -257,7 +410,7 @@
     const face = answer.face === true;
     $("video").parentElement.querySelector(".oval").classList.toggle("ok", face && !answer.guidance);
     if (face && !sessionInfo.faceSeen) { sessionInfo.faceSeen = true; bridge.event("face.detected"); }
-    $("guidance").textContent = typeof answer.guidance === "string" ? feedbackText(answer.guidance) : "";
+    $("guidance").textContent = guidanceText(answer.guidance);
     const c = answer.challenge;
     if (!c && reflection) settleChallenge(true);
     if (reflection) {
@@ -274,6 +427,19 @@
       setPrompt(face ? t("holdStill") : t("lookAtCamera"));
       $("cue").removeAttribute("data-kind");
     }
+  }
+  // Too dark: the screen around the oval turns white first (a fill light), and only when that is
+  // not enough is the person asked for more light. A camera the policy refuses comes first.
+  function guidanceText(code) {
+    if (cameraRefused) return t("virtualCameraRefused");
+    if (code === "tooDark") {
+      if (fillLightSince === null) {
+        fillLightSince = performance.now();
+        document.body.setAttribute("data-fill-light", "");
+      }
+      if (performance.now() - fillLightSince < FILL_LIGHT_GRACE_MS) return t("fillLight");
+    }
+    return typeof code === "string" ? feedbackText(code) : "";
   }
   function trackChallenge(c) {
     const key = c.index + ":" + c.kind;
@@ -365,7 +531,7 @@
     stopCamera();
     try { await request("POST", "/v1/client/cancel", null); } catch (e) { /* the session expires on its own */ }
     $("error-title").textContent = t("error.cancelled");
-    $("error-detail").textContent = "";
+    $("error-detail").textContent = t("help.cancelled");
     show("error");
     bridge.send("cancel", { session_id: location.pathname.split("/").pop() });
     bridge.send("complete", { status: "abandoned" });
@@ -409,6 +575,7 @@
       location.reload();
     });
     $("cancel").addEventListener("click", () => cancel());
+    $("switch-camera").addEventListener("click", () => switchCamera());
     $("speak").addEventListener("click", () => {
       speak = !speak;
       $("speak").setAttribute("aria-pressed", String(speak));
