@@ -58,10 +58,15 @@ public struct TrackerUpdate: Hashable, Sendable {
 /// not asked for (other than a natural blink), or one made while waiting for a prompt, fails the
 /// challenge, so a video that shows every motion cannot pass. Memory is constant.
 public struct ChallengeTracker: Codable, Sendable {
-    /// Frames averaged for the neutral baseline.
-    public static let baselineFrames = 5
-    /// Consecutive neutral frames that end the settling after a passed motion.
-    public static let settleFrames = 3
+    // Durations, not frame counts: the camera may deliver 5 frames a second or 10, and a hold
+    // or a confirmation must mean the same time at every rate.
+    /// Frames (at least) and capture time (ms, at least) the neutral baseline is taken over.
+    public static let baselineFrames = 3, baselineMs = 400
+    /// How long the face must be back at neutral to end the settling after a passed motion (ms).
+    public static let settleMs = 200
+    /// How long an unsolicited extreme must persist to count (ms): one frame's landmark glitch
+    /// does not fail a person, a deliberate motion always lasts longer.
+    public static let confirmMs = 150
 
     /// The challenges, in order, with their outcomes.
     public private(set) var challenges: [ChallengeRecord]
@@ -78,8 +83,8 @@ public struct ChallengeTracker: Codable, Sendable {
     private var samples: [Baseline] = []
     private var phase = MotionPhase()
     private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until neutral again
-    private var neutralFrames = 0
-    private var lastUnsolicited: Set<Signal.Extreme> = []
+    private var neutralAgainSinceMs: Int?
+    private var unsolicitedSinceMs: [Signal.Extreme: Int] = [:]
 
     /// A person's neutral face: eye and mouth openness and head pose.
     public struct Baseline: Codable, Hashable, Sendable {
@@ -143,7 +148,7 @@ public struct ChallengeTracker: Codable, Sendable {
                                         yaw: face.pose.yaw, pitch: face.pose.pitch))
                 // The baseline's frames are a resting, well-placed face: the first hold counts them.
                 neutralSinceMs = neutralSinceMs ?? timestampMs
-                if samples.count == Self.baselineFrames { settleBaseline() }
+                if samples.count >= Self.baselineFrames, let since = neutralSinceMs, timestampMs - since >= Self.baselineMs { settleBaseline() }
             } else {
                 neutralSinceMs = nil
             }
@@ -156,10 +161,11 @@ public struct ChallengeTracker: Codable, Sendable {
             // one just passed may still be returning to neutral.
             // Until the face has been neutral for a few frames it may still be coming back from
             // the motion just passed: that motion's own extremes are not counted meanwhile.
-            neutralFrames = signal.isNeutral ? neutralFrames + 1 : 0
-            if neutralFrames >= Self.settleFrames { settling = [] }
-            guard !confirmed(signal.extremes.subtracting(settling)) else {
-                end(.failed, at: timestampMs, reason: "before_prompt_\(signal.extremes.map(\.rawValue).sorted().joined(separator: "_"))")
+            neutralAgainSinceMs = signal.isNeutral ? neutralAgainSinceMs ?? timestampMs : nil
+            if let since = neutralAgainSinceMs, timestampMs - since >= Self.settleMs { settling = [] }
+            let early = signal.unsolicitedExtremes.subtracting(settling)
+            guard !confirmed(early, at: timestampMs) else {
+                end(.failed, at: timestampMs, reason: "before_prompt_\(early.map(\.rawValue).sorted().joined(separator: "_"))")
                 return update(.motionIssue, progress: 0)
             }
             // Reveal only after a well-placed, neutral face was held for the drawn hold time.
@@ -178,8 +184,8 @@ public struct ChallengeTracker: Codable, Sendable {
         }
 
         let kind = challenges[current].kind
-        let unsolicited = signal.extremes.subtracting(Self.allowedExtremes(for: kind))
-        if confirmed(unsolicited) {
+        let unsolicited = signal.unsolicitedExtremes.subtracting(Self.allowedExtremes(for: kind))
+        if confirmed(unsolicited, at: timestampMs) {
             end(.failed, at: timestampMs, reason: "unsolicited_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
             return update(.motionIssue, progress: 0)
         }
@@ -187,11 +193,12 @@ public struct ChallengeTracker: Codable, Sendable {
         return update(guidance, progress: progress)
     }
 
-    /// Whether an unsolicited extreme is real: seen in two consecutive frames, so that one
-    /// frame's landmark glitch does not fail a person, while any deliberate motion still does.
-    private mutating func confirmed(_ unsolicited: Set<Signal.Extreme>) -> Bool {
-        defer { lastUnsolicited = unsolicited }
-        return !unsolicited.isEmpty && !unsolicited.isDisjoint(with: lastUnsolicited)
+    /// Whether an unsolicited extreme is real: seen in consecutive frames for `confirmMs`, so
+    /// that a landmark glitch does not fail a person, while any deliberate motion still does.
+    private mutating func confirmed(_ unsolicited: Set<Signal.Extreme>, at timestampMs: Int) -> Bool {
+        unsolicitedSinceMs = unsolicitedSinceMs.filter { unsolicited.contains($0.key) }
+        for extreme in unsolicited where unsolicitedSinceMs[extreme] == nil { unsolicitedSinceMs[extreme] = timestampMs }
+        return unsolicitedSinceMs.values.contains { timestampMs - $0 >= Self.confirmMs }
     }
 
     private mutating func settleBaseline() {
@@ -251,7 +258,7 @@ public struct ChallengeTracker: Codable, Sendable {
         challenges[current].reason = reason
         if state == .passed {
             settling = Self.allowedExtremes(for: challenges[current].kind)
-            neutralFrames = 0
+            neutralAgainSinceMs = nil
             current += 1
         }
     }
@@ -301,17 +308,26 @@ struct Signal {
             && mouth < thresholds.mouthOpenIncrease / 2
     }
 
-    var extremes: Set<Extreme> {
+    /// The positions the face has reached.
+    var extremes: Set<Extreme> { extremes(beyond: 1) }
+
+    /// The positions a motion nobody asked for must reach: a nod and an open mouth beyond
+    /// `unsolicitedMargin` times their thresholds, since landmark pitch leaks on a head coming
+    /// back from a turn and the mouth measure on other motions, while a deliberate nod or open
+    /// mouth goes well past them. Turns keep their threshold: landmarks under-read yaw already.
+    var unsolicitedExtremes: Set<Extreme> { extremes(beyond: thresholds.unsolicitedMargin) }
+
+    private func extremes(beyond margin: Double) -> Set<Extreme> {
         var out: Set<Extreme> = []
         // Pose from landmarks is least reliable with the eyes shut, and one axis leaks into the
         // other at large angles: no pose extreme on a blink, and only the dominant axis counts.
         if !eyesClosed {
             let turn = abs(yaw) / thresholds.turnDegrees, nod = -pitch / thresholds.nodDegrees
             if turn >= 1, turn >= nod { out.insert(yaw > 0 ? .yawLeft : .yawRight) }
-            if nod >= 1, nod > turn { out.insert(.pitchDown) }
+            if nod >= margin, nod > turn { out.insert(.pitchDown) }
         }
         // Mouth landmarks are unreliable on a turned head.
-        if mouth >= thresholds.mouthOpenIncrease, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }
+        if mouth >= thresholds.mouthOpenIncrease * margin, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }
         return out
     }
 

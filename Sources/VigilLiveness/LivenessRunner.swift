@@ -4,8 +4,9 @@ import VigilFace
 /// Runs decoded frames through face analysis and a `LivenessSession`: the per-frame path shared
 /// by the server and `vigil liveness`. One runner per session; not for concurrent use.
 public struct LivenessRunner {
-    /// A full detection (which also sees extra faces) every this many frames while tracking.
-    public static let detectionInterval = 10
+    /// A full detection (which also sees extra faces) at least this often while tracking (ms of
+    /// capture time, so that a 5 fps camera is not tracked twice as long between detections).
+    public static let detectionIntervalMs = 1000
     /// The screen-pattern spectrum is measured every this many frames.
     public static let screenPatternInterval = 3
 
@@ -14,6 +15,7 @@ public struct LivenessRunner {
     /// The analyzer frames go through; a server swaps in a pooled one before each frame.
     public var analyzer: FaceAnalyzer
     private var previous: FaceObservation?
+    private var lastDetectionMs: Int?
     private var frames = 0
     /// The frame chosen for the audit image, kept decoded until the decision.
     public private(set) var bestImage: Image?
@@ -57,7 +59,10 @@ public struct LivenessRunner {
     public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
         frames += 1
         var faces: [FaceObservation] = []
-        if previous == nil || frames % Self.detectionInterval == 0 { faces = analyzer.detect(in: image) }
+        if previous == nil || lastDetectionMs.map({ timestampMs - $0 >= Self.detectionIntervalMs }) ?? true {
+            faces = analyzer.detect(in: image)
+            lastDetectionMs = timestampMs
+        }
         // A turned head the frontal detector misses stays tracked (until the tracker gives up).
         if faces.isEmpty, let previous, let tracked = analyzer.track(in: image, previous: previous) { faces = [tracked] }
         previous = faces.count == 1 ? faces[0] : nil

@@ -16,6 +16,8 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var neutralDegrees = 8.0
     /// A motion starting sooner than this after its prompt was under way before it (ms).
     public var minimumReactionMs = 200
+    /// A nod or an open mouth nobody asked for counts only beyond this multiple of its threshold.
+    public var unsolicitedMargin = 1.25
 
     /// The defaults above.
     public static let standard = MotionThresholds()

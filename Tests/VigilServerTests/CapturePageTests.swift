@@ -38,6 +38,11 @@ import VigilTestSupport
             """) as? [[Double]] ?? []
     }
 
+    /// `text` as a JavaScript string literal.
+    static func jsString(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
+
     static func text(_ browser: HeadlessChromium, _ id: String) throws -> String {
         try browser.evaluate("document.getElementById('\(id)').textContent") as? String ?? ""
     }
@@ -107,6 +112,119 @@ import VigilTestSupport
         #expect(seen[0].hasPrefix("web-") && seen[0].count == 36 && seen[1] == seen[0], "\(seen)")
     }
 
+    /// Each language's camera-denied screen says where the permission lives on the person's
+    /// platform and offers to try again.
+    @Test(arguments: ["en", "pt-BR", "es", "fr", "zh-Hans"])
+    func theCameraDeniedScreenExplainsHowToAllowTheCameraInEachLanguage(_ locale: String) throws {
+        let t = try TestServer()
+        let strings = try Self.catalogue(locale)
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        for (place, agent) in [("ios", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"),
+                               ("android", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"),
+                               ("app", "Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0 Mobile Safari/537.36"),
+                               ("desktop", "")] {
+            let (id, token) = t.createSession(["locale": locale])
+            let deny = "navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));"
+                + (agent.isEmpty ? "" : "Object.defineProperty(navigator, 'userAgent', { value: '\(agent)' });")
+            // No bridge here: a host app's bridge alone makes it the in-app case.
+            try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: deny)
+            try browser.wait(for: "document.getElementById('screen-error').hasAttribute('data-active')", timeout: 20, what: "the error screen")
+            #expect(try Self.text(browser, "error-title") == strings["error.camera_denied"])
+            #expect(try Self.text(browser, "error-detail") == strings["help.camera_denied.\(place)"], "\(locale) \(place)")
+            #expect(try browser.evaluate("document.getElementById('error-retry').hidden") as? Bool == false)
+            #expect(try Self.text(browser, "error-retry") == strings["tryAgain"])
+            if place == "ios" { try browser.screenshot().write(to: Self.artefacts.appendingPathComponent("capture-camera-denied-\(locale).png")) }
+        }
+    }
+
+    /// What `inner` shows, at a fraction of the light: a dark room.
+    struct DarkRoom<Inner: SyntheticCamera>: SyntheticCamera {
+        var inner: Inner
+        let exposure: Float
+        mutating func frame(at timestampMs: Int, screen: ScreenState) -> PixelBuffer {
+            var pixels = inner.frame(at: timestampMs, screen: screen)
+            pixels.scale(by: exposure)
+            return pixels
+        }
+    }
+
+    /// Too dark a face first turns the screen around the oval white (a fill light); only when
+    /// that does not help is the person asked for more light.
+    @Test func aFaceTooDarkGetsTheFillLightBeforeBeingAskedForMoreLight() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["riskLevel": "low"])
+        var room = DarkRoom(inner: SyntheticPerson(rig: try Self.rig(), light: .none, seed: 9), exposure: 0.25)
+        let video = try Self.recording(&room, durationMs: 6000)
+        defer { try? FileManager.default.removeItem(at: video) }
+        let browser = try HeadlessChromium(camera: video)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
+        let strings = try Self.catalogue("en")
+        try browser.wait(for: "document.getElementById('guidance').textContent === \(Self.jsString(strings["fillLight"] ?? "?"))", timeout: 20,
+                         what: "the fill light")
+        #expect(try browser.evaluate("document.body.hasAttribute('data-fill-light')") as? Bool == true)
+        #expect(try browser.evaluate("getComputedStyle(document.body).backgroundColor") as? String == "rgb(255, 255, 255)")
+        try browser.screenshot().write(to: Self.artefacts.appendingPathComponent("capture-fill-light.png"))
+        try browser.wait(for: "document.getElementById('guidance').textContent === \(Self.jsString(strings["feedback.tooDark"] ?? "?"))", timeout: 20,
+                         what: "the request for more light")
+        #expect(try browser.evaluate("document.body.hasAttribute('data-fill-light')") as? Bool == true)
+    }
+
+    /// A track named like a virtual camera is reported and signed; a refusing policy tells the
+    /// person at once.
+    @Test func aVirtualCameraIsReportedAndARefusingPolicyTellsThePerson() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["count": 1, "refuseVirtualCamera": true]])
+        let browser = try HeadlessChromium(camera: nil)
+        defer { browser.shutdown() }
+        let rename = "Object.defineProperty(MediaStreamTrack.prototype, 'label', { get() { return 'OBS Virtual Camera'; } });"
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge + rename)
+        try browser.wait(for: "document.getElementById('guidance').textContent === \(Self.jsString(try Self.catalogue("en")["virtualCameraRefused"] ?? "?"))",
+                         timeout: 20, what: "the virtual-camera guidance")
+        let risk = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any]
+        #expect(risk?["virtualCamera"] as? Bool == true && (risk?["camera"] as? [String: Any])?["label"] as? String == "OBS Virtual Camera")
+        #expect(try Self.envelopes(browser).contains { ($0["data"] as? [String: Any])?["type"] as? String == "camera.virtual" })
+    }
+
+    /// With two cameras the page offers a switch, which keeps the capture clock running forward;
+    /// an infrared camera answering for "user" is passed over for a colour one.
+    @Test func theSwitcherChangesCamerasAndAnInfraredCameraIsPassedOver() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession()
+        let browser = try HeadlessChromium(camera: nil, cameras: 2)
+        defer { browser.shutdown() }
+        // The first fake device calls itself an infrared camera, in tracks and in the device list.
+        let infrared = """
+            const trackLabel = Object.getOwnPropertyDescriptor(MediaStreamTrack.prototype, 'label').get;
+            Object.defineProperty(MediaStreamTrack.prototype, 'label', { get() { const l = trackLabel.call(this); return l.endsWith('0') ? 'Integrated IR Camera' : l; } });
+            const deviceLabel = Object.getOwnPropertyDescriptor(MediaDeviceInfo.prototype, 'label').get;
+            Object.defineProperty(MediaDeviceInfo.prototype, 'label', { get() { const l = deviceLabel.call(this); return l.endsWith('0') ? 'Integrated IR Camera' : l; } });
+            """
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge + Self.uploadLog + infrared)
+        let uploads = "window.__uploads.length"
+        try browser.wait(for: "\(uploads) > 3", timeout: 20, what: "frames")
+        var camera = (t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["camera"] as? [String: Any]
+        #expect(camera?["label"] as? String != "Integrated IR Camera" && camera?["label"] != nil, "\(camera ?? [:])")
+        // Only one colour camera is left: no switcher.
+        #expect(try browser.evaluate("document.getElementById('switch-camera').hidden") as? Bool == true)
+
+        let plain = t.createSession()
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(plain.id)?autostart=1#\(plain.token)", beforeLoad: Self.bridge + Self.uploadLog)
+        try browser.wait(for: "\(uploads) > 3 && !document.getElementById('switch-camera').hidden", timeout: 20, what: "frames and the switcher")
+        let before = (t.request("GET", "/v1/sessions/\(plain.id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["camera"] as? [String: Any]
+        _ = try browser.evaluate("window.__switchedAt = window.__uploads.length; document.getElementById('switch-camera').click()")
+        try browser.wait(for: "\(uploads) > window.__switchedAt + 5", timeout: 20, what: "frames after the switch")
+        for _ in 0..<50 {
+            camera = (t.request("GET", "/v1/sessions/\(plain.id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["camera"] as? [String: Any]
+            if camera?["label"] as? String != before?["label"] as? String { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(camera?["label"] as? String != before?["label"] as? String, "\(before ?? [:]) \(camera ?? [:])")
+        let times = (try browser.evaluate("window.__uploads.map((u) => u.captureMs)") as? [Int]) ?? []
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 }, "\(times)")
+    }
+
     /// A camera another app holds, and none at all, as the browser reports them.
     @Test func aCameraInUseAndAMissingCameraEachHaveTheirScreen() throws {
         let strings = try Self.catalogue("en")
@@ -121,8 +239,9 @@ import VigilTestSupport
             let error = try Self.envelopes(browser).last { $0["kind"] as? String == "error" }
             #expect((error?["data"] as? [String: Any])?["code"] as? String == code)
             #expect(try Self.text(browser, "error-title") == strings["error.\(code)"])
-            // Only a camera in use may free up: that screen offers to try again.
-            #expect(try browser.evaluate("document.getElementById('error-retry').hidden") as? Bool == (code != "camera_in_use"))
+            // A camera may free up, or be plugged in: both screens say so and offer to try again.
+            #expect(try browser.evaluate("document.getElementById('error-retry').hidden") as? Bool == false)
+            #expect(try Self.text(browser, "error-detail") == strings["help.\(code)"])
             guard code == "camera_in_use" else { continue }
             // Trying again reloads the page with its session: the camera is still busy, the link still valid.
             _ = try browser.evaluate("window.__before = true; document.getElementById('error-retry').click()")

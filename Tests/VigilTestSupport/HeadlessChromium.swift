@@ -37,15 +37,15 @@ public final class HeadlessChromium: @unchecked Sendable {
     private var closed = false
     private var session: String?
 
-    /// Starts Chromium; `camera` is the Y4M it plays as the webcam (nil: Chromium's test pattern),
-    /// `grantCamera` false leaves the permission to be denied by the test.
-    public init(camera: URL?, grantCamera: Bool = true) throws {
+    /// Starts Chromium; `camera` is the Y4M it plays as the webcam (nil: Chromium's test pattern,
+    /// from `cameras` devices), `grantCamera` false leaves the permission to be denied by the test.
+    public init(camera: URL?, grantCamera: Bool = true, cameras: Int = 1) throws {
         guard let executable = Self.executable else { throw Failure.notInstalled }
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-chromium-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         var arguments = [executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
                          "--mute-audio", "--remote-debugging-pipe", "--user-data-dir=\(profile.path)", "--window-size=480,900",
-                         "--use-fake-device-for-media-stream"]
+                         cameras > 1 ? "--use-fake-device-for-media-stream=device-count=\(cameras)" : "--use-fake-device-for-media-stream"]
         if grantCamera { arguments.append("--use-fake-ui-for-media-stream") }
         if let camera { arguments.append("--use-file-for-fake-video-capture=\(camera.path)") }
         arguments.append("about:blank")
