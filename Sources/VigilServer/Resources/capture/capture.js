@@ -221,15 +221,20 @@
   // none") in whatever orientation it delivers them; the page scales them down itself. An
   // infrared or depth camera answering for "user" is swapped for a colour one when there is one.
   async function openCamera(deviceId) {
-    const size = { width: { ideal: 1280 }, height: { ideal: 720 }, resizeMode: "none" };
-    const video = Object.assign(deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "user" }, size);
-    const opened = await navigator.mediaDevices.getUserMedia({ video, audio: false });
+    if (deviceId) {
+      try { return await openDevice({ deviceId: { exact: deviceId } }); } catch (e) { /* unplugged: the front camera again */ }
+    }
+    const opened = await openDevice({ facingMode: "user" });
     const track = opened.getVideoTracks()[0];
-    if (deviceId || !track || !NOT_A_COLOUR_CAMERA.test(track.label)) return opened;
+    if (!track || !NOT_A_COLOUR_CAMERA.test(track.label)) return opened;
     const other = (await usableCameras())[0];
     if (!other) return opened;
     for (const t of opened.getTracks()) t.stop();
-    return navigator.mediaDevices.getUserMedia({ video: Object.assign({ deviceId: { exact: other.deviceId } }, size), audio: false });
+    return openDevice({ deviceId: { exact: other.deviceId } });
+  }
+  function openDevice(which) {
+    const video = Object.assign({ width: { ideal: 1280 }, height: { ideal: 720 }, resizeMode: "none" }, which);
+    return navigator.mediaDevices.getUserMedia({ video, audio: false });
   }
   async function usableCameras() {
     try {
@@ -249,8 +254,7 @@
     const current = (stream.getVideoTracks()[0] && stream.getVideoTracks()[0].getSettings().deviceId) || "";
     const next = cameras[(cameras.findIndex((c) => c.deviceId === current) + 1) % cameras.length];
     let opened;
-    try { opened = await navigator.mediaDevices.getUserMedia({ video: { deviceId: { exact: next.deviceId }, width: { ideal: 1280 }, height: { ideal: 720 },
-                                                                 resizeMode: "none" }, audio: false }); } catch (e) { return; }
+    try { opened = await openCamera(next.deviceId); } catch (e) { return; }
     if (!capturing) { for (const t of opened.getTracks()) t.stop(); return; }
     for (const t of stream.getTracks()) t.stop();
     stream = opened;
