@@ -36,7 +36,8 @@ enum FaceGeometry {
 
     static func placement(box: Rect, landmarks: [Point2D], width: Int, height: Int) -> FacePlacement {
         let w = Double(width), h = Double(height)
-        return FacePlacement(relativeSize: max(box.width / w, box.height / h),
+        // Relative to the shorter side, so that a size means the same in portrait and landscape.
+        return FacePlacement(relativeSize: max(box.width, box.height) / min(w, h),
                              centerOffset: Point2D(x: (box.midX - w / 2) / w, y: (box.midY - h / 2) / h),
                              interocularDistance: interocularDistance(landmarks))
     }

@@ -104,7 +104,8 @@ public struct FaceColor: Codable, Hashable, Sendable {
 
 /// Where the face sits in the frame.
 public struct FacePlacement: Codable, Hashable, Sendable {
-    /// Face box size relative to the frame: the larger of width and height ratios.
+    /// Face box size relative to the frame: its larger side over the frame's shorter side, the
+    /// same in portrait and landscape.
     public var relativeSize: Double
     /// Offset of the face centre from the frame centre, in fractions of frame width and height.
     public var centerOffset: Point2D
