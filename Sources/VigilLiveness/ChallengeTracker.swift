@@ -123,12 +123,14 @@ public struct ChallengeTracker: Codable, Sendable {
     /// Whether nothing more can happen.
     public var finished: Bool { passed || challenges.contains { $0.state == .timedOut || $0.state == .failed } }
 
-    /// Whether `face` shows the person's resting face: eyes open, mouth and pose as in the
-    /// baseline. True before the baseline exists.
+    /// Whether `face` shows the person's resting face: each eye open, mouth and pose as in the
+    /// baseline (the mouth within a quarter of the open threshold either way: descriptors move
+    /// with the lips). True before the baseline exists.
     public func isResting(_ face: FaceObservation) -> Bool {
         guard let baseline else { return true }
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
-        return signal.isNeutral && signal.eyesOpen && abs(signal.mouth) < thresholds.mouthOpenIncrease / 2
+        let eyeOpen = baseline.eyes * thresholds.eyesOpenRatio
+        return signal.isNeutral && face.eyes.left > eyeOpen && face.eyes.right > eyeOpen && abs(signal.mouth) < thresholds.mouthOpenIncrease / 4
     }
 
     /// Feeds one frame's faces (largest first) taken at `timestampMs` on the capture clock.

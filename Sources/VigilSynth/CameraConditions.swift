@@ -8,7 +8,7 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
     public enum Light: String, Sendable, Hashable, CaseIterable {
         /// Even, sufficient light.
         case normal
-        /// A dim room: 60% of the normal exposure and the strong sensor noise of high gain.
+        /// A dim room: `dimExposure` of the normal exposure and the strong sensor noise of high gain.
         case dim
         /// A bright window behind the person: the background blown out, the face in shadow.
         case backlit
@@ -20,6 +20,8 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
     public var width = 640, height = 480
     /// The light.
     public var light = Light.normal
+    /// The exposure in a dim room, a fraction of the normal one.
+    public var dimExposure = 0.6
     /// JPEG quality of the uploads (0...100; the page uses 85).
     public var jpegQuality = 85
     /// Horizontal motion blur of a slow shutter.
@@ -46,7 +48,7 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
         var out = frame
         switch light {
         case .normal: break
-        case .dim: out.scale(by: 0.6)
+        case .dim: out.scale(by: Float(dimExposure))
         case .backlit: out.backlight(centre: 0.55, edge: 1.9)
         }
         if motionBlur { out.blurHorizontally(radius: 2) }
@@ -62,7 +64,7 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
     /// rate and size.
     public var description: String {
         var parts = ["\(rate)", "\(width)x\(height)"]
-        if light != .normal { parts.append(light.rawValue) }
+        if light == .dim { parts.append("dim \(Int((dimExposure * 100).rounded()))%") } else if light != .normal { parts.append(light.rawValue) }
         if jpegQuality != 85 { parts.append("q\(jpegQuality)") }
         if motionBlur { parts.append("blur") }
         return parts.joined(separator: " ")
@@ -87,6 +89,12 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
         })
         return out
     }()
+
+    /// Ever dimmer rooms (exposure 60% down to 20%, with a dim room's noise), otherwise the
+    /// default camera: how dim a room can be and still pass.
+    public static let lightSweep: [CameraConditions] = [0.6, 0.45, 0.35, 0.25, 0.2].map { exposure in
+        CameraConditions().with { $0.light = .dim; $0.dimExposure = exposure }
+    }
 
     /// A copy changed by `change`.
     public func with(_ change: (inout CameraConditions) -> Void) -> CameraConditions {

@@ -23,6 +23,8 @@ public struct LivenessEvaluation: Sendable {
         public let durationMs: Int
         /// Engine time per frame (ms, without face analysis) and for the decision.
         public let engineMsPerFrame: Double, decisionMs: Double
+        /// Mean brightness of the face over the session (0...1), if one was seen.
+        public let faceBrightness: Double?
         /// The failed checks and challenge reasons, for reports.
         public let reasons: [String]
     }
@@ -67,7 +69,7 @@ public struct LivenessEvaluation: Sendable {
                     + decision.challenges.compactMap { c in c.reason.map { "\(c.kind.rawValue):\($0)" } }
                 let trial = Trial(species: species, level: level, camera: camera, subject: subject.name, passed: decision.outcome == .passed,
                                   durationMs: session.frames.map(\.timestampMs).max() ?? 0, engineMsPerFrame: session.engineMsPerFrame,
-                                  decisionMs: session.decisionMs, reasons: reasons)
+                                  decisionMs: session.decisionMs, faceBrightness: session.meanFaceBrightness, reasons: reasons)
                 if let keepFailures, trial.passed != (species == .live) {
                     let directory = keepFailures.appendingPathComponent("\(level.rawValue)-\(species.rawValue)-\(index)", isDirectory: true)
                     try? session.write(to: directory)
@@ -135,10 +137,12 @@ public struct LivenessEvaluation: Sendable {
             let apcer = apcers.isEmpty ? "-" : String(format: "%.1f%%", 100 * apcers.max()!)
             return Self.pad(bpcer + " / " + apcer, 17)
         }
-        var out = "\n== camera conditions: BPCER / worst species' APCER\n" + Self.pad("camera", 36)
-            + levels.map { Self.pad($0.rawValue, 17) }.joined() + "\n"
+        var out = "\n== camera conditions: BPCER / worst species' APCER, and the live face's mean brightness\n" + Self.pad("camera", 36)
+            + levels.map { Self.pad($0.rawValue, 17) }.joined() + "face\n"
         for camera in cameras {
-            out += Self.pad(camera.description, 36) + levels.map { level in cell(trials.filter { $0.camera == camera && $0.level == level }) }.joined() + "\n"
+            let faces = trials.filter { $0.camera == camera && $0.species == .live }.compactMap(\.faceBrightness)
+            out += Self.pad(camera.description, 36) + levels.map { level in cell(trials.filter { $0.camera == camera && $0.level == level }) }.joined()
+                + (faces.isEmpty ? "-" : String(format: "%.2f", faces.reduce(0, +) / Double(faces.count))) + "\n"
         }
         out += Self.pad("whole matrix", 36) + levels.map { level in cell(trials.filter { $0.level == level }) }.joined() + "\n"
         if levels.contains(where: { Self.passesByDesign(.reflectionIgnored, at: $0) }) {

@@ -54,6 +54,8 @@ public struct SimulatedSession: Sendable {
     public let decision: LivenessDecision
     /// Wall time the engine spent, excluding face analysis, per frame (ms), and on the decision.
     public let engineMsPerFrame: Double, decisionMs: Double
+    /// Mean brightness of the largest face over the frames that had one (0...1), if any did.
+    public let meanFaceBrightness: Double?
 
     /// Writes `session.json` and the frames into `directory` (the format of `vigil liveness`).
     public func write(to directory: URL) throws {
@@ -157,6 +159,7 @@ public enum SessionSimulator {
                 reflectionStart = t + latency()
             }
         }
+        let brightness = observed.compactMap { $0.frame.faces.first?.quality.brightness }
         let before = DispatchTime.now().uptimeNanoseconds
         let decision = runner.decide()
         let decisionMs = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
@@ -170,6 +173,7 @@ public enum SessionSimulator {
         let engineNs = DispatchTime.now().uptimeNanoseconds - replayStart
         return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: reflectionStart, decision: decision,
                                 engineMsPerFrame: observed.isEmpty ? 0 : Double(engineNs) / 1e6 / Double(observed.count),
-                                decisionMs: decisionMs)
+                                decisionMs: decisionMs,
+                                meanFaceBrightness: brightness.isEmpty ? nil : brightness.reduce(0, +) / Double(brightness.count))
     }
 }

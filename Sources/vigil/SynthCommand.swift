@@ -8,7 +8,7 @@ import VigilSynth
 enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
-           vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
+           vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
 
@@ -81,7 +81,7 @@ enum SynthCommand {
     /// Attack and live sessions at each level, tallied (what scripts/eval-liveness prints).
     static func evaluate(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["photos", "levels", "species", "per-species", "live", "workers", "seed", "keep-failures"],
-                                 switches: ["matrix"])
+                                 switches: ["matrix", "light-sweep"])
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         let levels = try (args.value("levels") ?? "free,low,medium,high").split(separator: ",").map { try level(String($0)) }
         let species = try args.value("species").map { list in
@@ -105,7 +105,8 @@ enum SynthCommand {
         let people = Set(library.subjects.map(\.person)).count
         FileHandle.standardError.write(Data("\(library.subjects.count) subjects from \(people) people; \(levels.count) levels\n".utf8))
         let started = Date()
-        let cameras = args.has("matrix") ? CameraConditions.matrix : [CameraConditions()]
+        guard !(args.has("matrix") && args.has("light-sweep")) else { throw CLIError.usage("--matrix or --light-sweep, not both\n\(usage)") }
+        let cameras = args.has("matrix") ? CameraConditions.matrix : args.has("light-sweep") ? CameraConditions.lightSweep : [CameraConditions()]
         let evaluation = try LivenessEvaluation.run(library: library, models: models, levels: levels, species: species, cameras: cameras,
                                                     perSpecies: perSpecies, live: live,
                                                     workers: workers, seed: try seed(args),
