@@ -87,8 +87,24 @@ import VigilFace
         for frame in samples {
             let face = try #require(frame.faces.first)
             #expect(abs(face.pose.yaw - person.yaw) < 8 && abs(face.pose.pitch - person.pitch) < 8)
-            #expect(abs(face.mouth - person.mouth) < 0.1 && face.eyes.left > person.eyes * 0.85)
+            #expect(abs(face.mouth - person.mouth) < 0.05 && face.eyes.left > person.eyes * 0.85 && face.eyes.right > person.eyes * 0.85)
         }
+    }
+
+    /// Descriptors move with the lips and the eyelids: a face with one eye half shut, or the
+    /// mouth a little off its rest, is no identity sample.
+    @Test func identityIsNotSampledOnOneShutEyeOrAMovedMouth() throws {
+        var tracker = ChallengeTracker(plan: ChallengePlan(motions: [.nod], holdMs: [500], reflection: nil), policy: LivenessPolicy(count: 1))
+        let person = Subject()
+        for i in 0..<6 { _ = tracker.observe([person.observation()], at: i * 100) }
+        try #require(tracker.baseline != nil)
+        #expect(tracker.isResting(person.observation()))
+        var wink = person.observation()
+        wink.eyes = EyeOpenness(left: person.eyes, right: person.eyes * 0.75)   // both together still read as open
+        #expect(!tracker.isResting(wink))
+        var lips = person
+        lips.mouth -= 0.07
+        #expect(!tracker.isResting(lips.observation()))
     }
 
     @Test func aFaceSwappedInAfterTheLastChallengeIsCaught() throws {
