@@ -30,14 +30,14 @@ public struct CameraConditions: Sendable, Hashable, CustomStringConvertible {
     /// 10 fps, 640x480, normal light, quality 85, no blur.
     public init() {}
 
-    /// The frame size the page uploads: the longer side scaled down to
-    /// `analysisLongSide`, the aspect ratio kept (`ANALYSIS_LONG_SIDE` in capture.js).
+    /// The frame size the page uploads: the shorter side scaled down to `analysisShortSide`,
+    /// the aspect ratio kept (`ANALYSIS_SHORT_SIDE` in capture.js).
     public var analysisSize: (width: Int, height: Int) {
-        let scale = min(1, Double(Self.analysisLongSide) / Double(max(width, height)))
+        let scale = min(1, Double(Self.analysisShortSide) / Double(min(width, height)))
         return (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
     }
-    /// The page's upload size limit (longer side, pixels).
-    public static let analysisLongSide = 640
+    /// The page's upload size limit (shorter side, pixels).
+    public static let analysisShortSide = 480
 
     /// Sensor noise (deviation per channel) added on top of the session's own: a dim room's
     /// high gain.

@@ -10,7 +10,7 @@
   const UPLOAD_INTERVAL_MS = 100;  // at most 10 uploads a second, never more than the camera delivers
   const UPLOAD_SLACK_MS = 20;      // camera jitter tolerated around that interval
   const POLL_INTERVAL_MS = 25;     // checksum polling where there is no frame callback
-  const ANALYSIS_LONG_SIDE = 640;  // frames are scaled down to this, keeping their aspect ratio
+  const ANALYSIS_SHORT_SIDE = 480; // frames are scaled down to this shorter side, keeping their aspect ratio
   const JPEG_QUALITY = 0.85;
   const NOT_A_COLOUR_CAMERA = /\b(ir|infra-?red|depth|tof)\b/i;   // labels of infrared and depth cameras
   const FILL_LIGHT_GRACE_MS = 2500;  // the fill light gets this long before the person is asked for more light
@@ -340,9 +340,10 @@
     lastChecksum = sum;
     return changed;
   }
-  // The analysis size: the longer side at most ANALYSIS_LONG_SIDE, the camera's aspect ratio kept.
+  // The analysis size: the shorter side at most ANALYSIS_SHORT_SIDE, the camera's aspect ratio
+  // kept, so a face of a given share of the frame has as many pixels in every orientation.
   function fitCanvas(canvas, video) {
-    const scale = Math.min(1, ANALYSIS_LONG_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const scale = Math.min(1, ANALYSIS_SHORT_SIDE / Math.min(video.videoWidth, video.videoHeight));
     const width = Math.round(video.videoWidth * scale), height = Math.round(video.videoHeight * scale);
     if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
   }
