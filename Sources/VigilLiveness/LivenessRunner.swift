@@ -7,6 +7,9 @@ public struct LivenessRunner {
     /// A full detection (which also sees extra faces) at least this often while tracking (ms of
     /// capture time, so that a 5 fps camera is not tracked twice as long between detections).
     public static let detectionIntervalMs = 1000
+    /// Frames further apart than this (ms) are detected afresh: tracking follows small motions,
+    /// and a slow network or a busy server can leave a turning head far from where it was.
+    public static let maxTrackingGapMs = 250
     /// The screen-pattern spectrum is measured every this many frames.
     public static let screenPatternInterval = 3
 
@@ -16,6 +19,7 @@ public struct LivenessRunner {
     public var analyzer: FaceAnalyzer
     private var previous: FaceObservation?
     private var lastDetectionMs: Int?
+    private var lastFrameMs: Int?
     private var frames = 0
     /// The frame chosen for the audit image, kept decoded until the decision.
     public private(set) var bestImage: Image?
@@ -59,7 +63,9 @@ public struct LivenessRunner {
     public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
         frames += 1
         var faces: [FaceObservation] = []
-        if previous == nil || lastDetectionMs.map({ timestampMs - $0 >= Self.detectionIntervalMs }) ?? true {
+        let farApart = lastFrameMs.map { timestampMs - $0 > Self.maxTrackingGapMs } ?? true
+        lastFrameMs = timestampMs
+        if previous == nil || farApart || lastDetectionMs.map({ timestampMs - $0 >= Self.detectionIntervalMs }) ?? true {
             faces = analyzer.detect(in: image)
             lastDetectionMs = timestampMs
         }
