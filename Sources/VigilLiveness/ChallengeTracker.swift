@@ -60,8 +60,10 @@ public struct TrackerUpdate: Hashable, Sendable {
 public struct ChallengeTracker: Codable, Sendable {
     // Durations, not frame counts: the camera may deliver 5 frames a second or 10, and a hold
     // or a confirmation must mean the same time at every rate.
-    /// Frames (at least) and capture time (ms, at least) the neutral baseline is taken over.
-    public static let baselineFrames = 3, baselineMs = 400
+    /// Frames (at least) and capture time (ms, at least) the neutral baseline is taken over: a
+    /// slow feed (a busy server, a slow network) must not leave it resting on two or three noisy
+    /// frames, against which landmark noise could read as a blink.
+    public static let baselineFrames = 5, baselineMs = 400
     /// How long the face must be back at neutral to end the settling after a passed motion (ms).
     public static let settleMs = 200
     /// How long an unsolicited extreme must persist to count (ms): one frame's landmark glitch
