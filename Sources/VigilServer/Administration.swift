@@ -20,9 +20,20 @@ public enum Administration {
         return try createTenant(name: DemoPage.tenantName, in: store)
     }
 
-    /// Makes a new signing key active; returns its kid. A running server picks it up on restart.
+    /// Makes a new signing key active; returns its kid. Running servers sign with it within
+    /// `VerdictSigner.refreshInterval`; the old keys stay in the JWKS.
     public static func rotateSigningKey(in store: any Store) throws -> String {
         if try store.signingKeys().isEmpty { _ = try VerdictSigner(store: store) }
         return try VerdictSigner.rotate(in: store)
     }
+
+    /// Withdraws a compromised signing key from the JWKS (a new key takes over when it was the
+    /// active one); returns the active kid. Running servers follow within
+    /// `VerdictSigner.refreshInterval`.
+    public static func revokeSigningKey(_ kid: String, in store: any Store) throws -> String {
+        try VerdictSigner.revoke(kid: kid, in: store)
+    }
+
+    /// How often running servers read the signing keys again (seconds).
+    public static var keyRefreshInterval: TimeInterval { VerdictSigner.refreshInterval }
 }

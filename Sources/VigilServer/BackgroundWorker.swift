@@ -7,7 +7,7 @@ import VigilCore
 import VigilCrypto
 import VigilStore
 
-/// Once a second: marks sessions past `expiresAt` expired (queuing `session.expired`), deletes
+/// Once a second: reads the signing keys again when due, marks sessions past `expiresAt` expired (queuing `session.expired`), deletes
 /// audit images and reference faces past their retention deadline, then sends due webhooks from
 /// the outbox, retrying with exponential backoff and jitter for 24 h before dead-lettering.
 /// Everything it does is in the store, so a restart loses nothing.
@@ -42,6 +42,9 @@ final class BackgroundWorker: Sendable {
     }
 
     func tick(now: Date = Date()) {
+        // Keys rotated or revoked elsewhere (the CLI, another node): a failed read keeps the
+        // keys in hand until the next one.
+        try? context.signer.refreshIfDue(now: now)
         for session in (try? context.store.expiredSessions(now: now, limit: 100)) ?? [] {
             _ = try? context.expireIfDue(session, now: now)
         }

@@ -3,13 +3,20 @@ import VigilCore
 import VigilCrypto
 import VigilStore
 
-/// Signs results with the newest active Ed25519 key and publishes every kept key as JWKS.
+/// Signs results with the newest active Ed25519 key and publishes every key not revoked as JWKS.
+/// The keys are read again every `refreshInterval` (`BackgroundWorker` calls `refreshIfDue`), so a
+/// rotation or revocation by the CLI, or by another node on the same database, takes effect on
+/// every running server within seconds.
 final class VerdictSigner: @unchecked Sendable {
-    // Invariant: `active` and `published` are only touched with `lock` held.
+    /// How often the key table is read again (seconds).
+    static let refreshInterval: TimeInterval = 5
+
+    // Invariant: `active`, `published` and `loadedAt` are only touched with `lock` held.
     private let lock = NSLock()
     private let store: any Store
     private var active: (kid: String, key: Ed25519PrivateKey)
     private var published: JWKSet
+    private var loadedAt = Date()
 
     /// Loads the keys, making the first one on a fresh store.
     init(store: any Store) throws {
@@ -25,11 +32,26 @@ final class VerdictSigner: @unchecked Sendable {
         return key.kid
     }
 
-    /// Re-reads the keys (after a rotation by the CLI).
-    func reload() throws {
+    /// Withdraws key `kid` from the JWKS; when it was the active key a new one takes over.
+    /// Returns the active kid afterwards; throws `ServerError` when there is no such key.
+    static func revoke(kid: String, in store: any Store) throws -> String {
+        guard try store.revokeSigningKey(kid: kid, replacement: newKey(), at: Date()) else {
+            throw ServerError(description: "no signing key '\(kid)'")
+        }
+        return try load(store).0.0
+    }
+
+    /// Reads the keys again when the last read is `refreshInterval` old (a failed read keeps the
+    /// keys in hand and is thrown to the caller to log).
+    func refreshIfDue(now: Date = Date()) throws {
+        lock.lock()
+        let due = now.timeIntervalSince(loadedAt) >= Self.refreshInterval
+        lock.unlock()
+        guard due else { return }
         let loaded = try Self.load(store)
         lock.lock()
         (active, published) = loaded
+        loadedAt = now
         lock.unlock()
     }
 
@@ -59,7 +81,7 @@ final class VerdictSigner: @unchecked Sendable {
     }
 
     private static func load(_ store: any Store) throws -> ((String, Ed25519PrivateKey), JWKSet) {
-        let keys = try store.signingKeys()
+        let keys = try store.signingKeys().filter { $0.revokedAt == nil }
         guard let newest = keys.first(where: { $0.retiredAt == nil }) ?? keys.first else { throw StoreError.corrupt("no signing key") }
         let active = (newest.kid, try Ed25519PrivateKey(seed: newest.seed))
         return (active, JWKSet(keys: keys.map { JWK(ed25519PublicKey: $0.publicKey, kid: $0.kid) }))

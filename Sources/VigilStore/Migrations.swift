@@ -49,6 +49,9 @@ public enum Migrations {
         CREATE INDEX frame_hashes_session ON frame_hashes(session_id);
         CREATE INDEX frame_hashes_deadline ON frame_hashes(delete_after_ms);
         """),
+        (3, """
+        ALTER TABLE signing_keys ADD COLUMN revoked_at_ms BIGINT;
+        """),
     ]
 
     /// The newest version.

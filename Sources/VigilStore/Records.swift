@@ -98,7 +98,7 @@ public struct SessionHead: Hashable, Sendable {
     }
 }
 
-/// An Ed25519 signing key for verdicts; retired keys stay published until their results expire.
+/// An Ed25519 signing key for verdicts; retired keys stay published, revoked ones do not.
 public struct SigningKeyRecord: Hashable, Sendable {
     /// Key id, as in the JWS header and JWKS.
     public var kid: String
@@ -106,16 +106,17 @@ public struct SigningKeyRecord: Hashable, Sendable {
     public var seed: [UInt8]
     /// The 32-byte public key.
     public var publicKey: [UInt8]
-    /// When it was made, and when it stopped signing.
-    public var createdAt: Date, retiredAt: Date?
+    /// When it was made, when it stopped signing, and when it was withdrawn from the JWKS.
+    public var createdAt: Date, retiredAt: Date?, revokedAt: Date?
 
     /// A key record.
-    public init(kid: String, seed: [UInt8], publicKey: [UInt8], createdAt: Date, retiredAt: Date? = nil) {
+    public init(kid: String, seed: [UInt8], publicKey: [UInt8], createdAt: Date, retiredAt: Date? = nil, revokedAt: Date? = nil) {
         self.kid = kid
         self.seed = seed
         self.publicKey = publicKey
         self.createdAt = createdAt
         self.retiredAt = retiredAt
+        self.revokedAt = revokedAt
     }
 }
 

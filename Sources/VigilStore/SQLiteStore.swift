@@ -321,18 +321,32 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func revokeSigningKey(kid: String, replacement: SigningKeyRecord, at date: Date) throws(StoreError) -> Bool {
+        try inTransaction { c in
+            guard let row = try c.query("SELECT retired_at_ms FROM signing_keys WHERE kid = ?1", [.text(kid)]).first else { return false }
+            try c.query("UPDATE signing_keys SET retired_at_ms = COALESCE(retired_at_ms, ?2), revoked_at_ms = COALESCE(revoked_at_ms, ?2) WHERE kid = ?1",
+                        [.text(kid), ms(date)])
+            if row[0] == .null { try Self.insert(replacement, into: c) }
+            return true
+        }
+    }
+
     public func signingKeys() throws(StoreError) -> [SigningKeyRecord] {
         try locked { c in
-            try c.query("SELECT kid, seed, public_key, created_at_ms, retired_at_ms FROM signing_keys ORDER BY created_at_ms DESC, kid DESC").map {
+            try c.query("""
+                SELECT kid, seed, public_key, created_at_ms, retired_at_ms, revoked_at_ms FROM signing_keys
+                ORDER BY created_at_ms DESC, kid DESC
+                """).map {
                 SigningKeyRecord(kid: $0[0].string ?? "", seed: $0[1].bytes ?? [], publicKey: $0[2].bytes ?? [], createdAt: date($0[3]),
-                                 retiredAt: $0[4] == .null ? nil : date($0[4]))
+                                 retiredAt: $0[4] == .null ? nil : date($0[4]), revokedAt: $0[5] == .null ? nil : date($0[5]))
             }
         }
     }
 
     private static func insert(_ key: SigningKeyRecord, into c: SQLiteConnection) throws {
-        try c.query("INSERT INTO signing_keys (kid, seed, public_key, created_at_ms, retired_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    [.text(key.kid), .blob(key.seed), .blob(key.publicKey), ms(key.createdAt), key.retiredAt.map(ms) ?? .null])
+        try c.query("""
+            INSERT INTO signing_keys (kid, seed, public_key, created_at_ms, retired_at_ms, revoked_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """, [.text(key.kid), .blob(key.seed), .blob(key.publicKey), ms(key.createdAt), key.retiredAt.map(ms) ?? .null, key.revokedAt.map(ms) ?? .null])
     }
 
     // MARK: idempotency

@@ -56,6 +56,9 @@ public protocol Store: Sendable {
     func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError)
     /// Marks every active key retired at `date` and adds `key`, in one transaction.
     func rotateSigningKey(to key: SigningKeyRecord, at date: Date) throws(StoreError)
+    /// Marks key `kid` retired and revoked at `date`; when it was the active key, `replacement`
+    /// becomes the active one in the same transaction. False when there is no such key.
+    func revokeSigningKey(kid: String, replacement: SigningKeyRecord, at date: Date) throws(StoreError) -> Bool
     /// Every signing key, newest first.
     func signingKeys() throws(StoreError) -> [SigningKeyRecord]
 

@@ -9,6 +9,7 @@ enum AdminCommands {
     usage: vigil tenants create NAME [--data DIR]
            vigil tenants list [--data DIR]
            vigil keys rotate [--data DIR]
+           vigil keys revoke KID [--data DIR]
            vigil sessions list [--tenant ID] [--limit 50] [--data DIR]
            vigil sessions show SESSION_ID [--data DIR]
            vigil webhooks deliveries [--tenant ID] [--limit 50] [--data DIR]
@@ -33,10 +34,23 @@ enum AdminCommands {
 
     static func keys(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["data"])
-        guard args.positionals == ["rotate"] else { throw CLIError.usage(usage) }
-        let store = try DataOption.store(DataOption.directory(args))
-        let kid = try failing { try Administration.rotateSigningKey(in: store) }
-        try printJSON(["activeKid": kid, "note": "a running server signs with the new key after a restart; old keys stay in the JWKS"])
+        let refresh = Int(Administration.keyRefreshInterval)
+        switch args.positionals.first {
+        case "rotate" where args.positionals.count == 1:
+            let store = try DataOption.store(DataOption.directory(args))
+            let kid = try failing { try Administration.rotateSigningKey(in: store) }
+            try printJSON(["activeKid": kid, "note": "running servers sign with the new key within \(refresh) s; old keys stay in the JWKS"])
+        case "revoke" where args.positionals.count == 2:
+            let store = try DataOption.store(DataOption.directory(args))
+            let revoked = args.positionals[1]
+            guard try failing({ try store.signingKeys() }).contains(where: { $0.kid == revoked }) else {
+                throw CLIError(code: "not_found", message: "no signing key \(revoked)", exitCode: 1)
+            }
+            let kid = try failing { try Administration.revokeSigningKey(revoked, in: store) }
+            try printJSON(["revokedKid": revoked, "activeKid": kid,
+                           "note": "running servers leave it out of the JWKS within \(refresh) s; results it signed no longer verify"])
+        default: throw CLIError.usage(usage)
+        }
         return 0
     }
 

@@ -113,6 +113,12 @@ import Testing
         #expect((listed.json as? [[String: Any]])?.first?["name"] as? String == "acme")
         let rotated = try CLITests.run(["keys", "rotate", "--data", data])
         #expect(rotated.status == 0 && (rotated.json as? [String: Any])?["activeKid"] is String)
+        let active = try #require((rotated.json as? [String: Any])?["activeKid"] as? String)
+        let revoked = try CLITests.run(["keys", "revoke", active, "--data", data])
+        let replacement = (revoked.json as? [String: Any])?["activeKid"] as? String
+        #expect(revoked.status == 0 && replacement != nil && replacement != active)
+        #expect(try CLITests.run(["keys", "revoke", "k_missing", "--data", data]).status == 1)
+        #expect(try CLITests.run(["keys", "revoke", "--data", data]).status == 2)
         #expect(try CLITests.run(["sessions", "show", "ses_missing", "--data", data]).status == 1)
         #expect(try CLITests.run(["tenants", "create", "--data", data]).status == 2)
         #expect(try CLITests.run(["serve", "--port", "99999"]).status == 2)

@@ -143,6 +143,23 @@ import VigilCore
         #expect(keys[0].retiredAt == nil && keys[1].retiredAt != nil)
     }
 
+    @Test func revokingTheActiveKeyHandsOverToItsReplacementAndARetiredKeyJustLeaves() throws {
+        let store = try Self.seeded()
+        try store.insertSigningKey(SigningKeyRecord(kid: "k1", seed: [1], publicKey: [2], createdAt: Self.now))
+        try store.rotateSigningKey(to: SigningKeyRecord(kid: "k2", seed: [3], publicKey: [4], createdAt: Self.now.addingTimeInterval(1)),
+                                   at: Self.now.addingTimeInterval(1))
+        let later = Self.now.addingTimeInterval(2)
+        #expect(try store.revokeSigningKey(kid: "k1", replacement: SigningKeyRecord(kid: "unused", seed: [5], publicKey: [6], createdAt: later), at: later))
+        #expect(try store.signingKeys().map(\.kid) == ["k2", "k1"])
+        #expect(try store.revokeSigningKey(kid: "k2", replacement: SigningKeyRecord(kid: "k3", seed: [7], publicKey: [8], createdAt: later), at: later))
+        let keys = try store.signingKeys()
+        #expect(keys.map(\.kid) == ["k3", "k2", "k1"])
+        #expect(keys[0].retiredAt == nil && keys[0].revokedAt == nil)
+        #expect(keys[1].retiredAt == later && keys[1].revokedAt == later && keys[2].retiredAt == Self.now.addingTimeInterval(1) && keys[2].revokedAt == later)
+        #expect(try !store.revokeSigningKey(kid: "k9", replacement: SigningKeyRecord(kid: "k4", seed: [9], publicKey: [9], createdAt: later), at: later))
+        #expect(try store.signingKeys().count == 3)
+    }
+
     @Test func idempotencyKeysArePerTenantAndWrittenOnce() throws {
         let store = try Self.seeded()
         let record = IdempotencyRecord(tenantId: "tn_a", key: "k", requestHash: "h", status: 201, body: [1], createdAt: Self.now)

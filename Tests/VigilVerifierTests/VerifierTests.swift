@@ -197,4 +197,22 @@ struct VerifierTests {
         }
         #expect(await fetcher.fetchCount == 3)
     }
+
+    @Test func aKeyTheServerRevokedStopsVerifyingOnceTheSetIsOld() async throws {
+        let first = Ed25519PrivateKey(), second = Ed25519PrivateKey()
+        let served = Mutex([JWK(ed25519PublicKey: first.publicKey.rawRepresentation, kid: "k1"),
+                            JWK(ed25519PublicKey: second.publicKey.rawRepresentation, kid: "k2")])
+        let fetcher = JWKSFetcher(url: URL(string: "http://vigil.test/.well-known/jwks.json")!, minimumRefreshInterval: 0.1, maximumAge: 0.3) { _ in
+            try JSONEncoder().encode(JWKSet(keys: served.withLock { $0 }))
+        }
+        let now = Date()
+        let one = try Self.signed(Self.payload(iat: Int(now.timeIntervalSince1970)), key: first, kid: "k1")
+        _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now)
+        served.withLock { $0.removeFirst() }
+        try await Task.sleep(for: .milliseconds(350))
+        await #expect(throws: VerificationError.unknownKeyId("k1")) {
+            try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now)
+        }
+        #expect(await fetcher.fetchCount == 2)
+    }
 }
