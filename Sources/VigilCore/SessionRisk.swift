@@ -102,6 +102,16 @@ public struct SessionRisk: Codable, Hashable, Sendable {
         self.deviceIntegrity = deviceIntegrity
     }
 
+    /// The signals without what identifies a person or a device: the location's coordinates
+    /// (its status stays), the device id and the camera's label (what `DELETE` erases).
+    public var erasingPersonalData: SessionRisk {
+        var erased = self
+        if let status = location?.status { erased.location = Location(status: status) }
+        erased.deviceId = nil
+        if let facing = camera?.facing { erased.camera = Camera(label: "", facing: facing) }
+        return erased
+    }
+
     /// Whether `text` can be a device id: 8 to 128 characters of `A-Z a-z 0-9 - _ . :`.
     public static func isDeviceId(_ text: String) -> Bool {
         (8...128).contains(text.utf8.count) && text.utf8.allSatisfy { byte in

@@ -48,7 +48,8 @@ final class BackgroundWorker: Sendable {
         for session in (try? context.store.expiredSessions(now: now, limit: 100)) ?? [] {
             _ = try? context.expireIfDue(session, now: now)
         }
-        if let purged = try? context.store.purgePersonalData(now: now), purged > 0 {
+        let webhooksBefore = now.addingTimeInterval(-context.configuration.retention)
+        if let purged = try? context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore), purged > 0 {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
         for delivery in (try? context.store.dueWebhooks(now: now, limit: 20)) ?? [] {

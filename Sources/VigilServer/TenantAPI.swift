@@ -179,6 +179,10 @@ enum TenantAPI {
                                    facesInA: a.faces, facesInB: b.faces))
     }
 
+    /// Erases a session's personal data: the audit image, the reference face, the `ssid`, the
+    /// location's coordinates, the device id and the camera label, in the session, in its result
+    /// (signed again without them) and in its webhooks not yet delivered. An open session is
+    /// cancelled first.
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         var record = try owned(request, context)
         context.live.remove(record.id)
@@ -186,9 +190,23 @@ enum TenantAPI {
         if cancelling { record.status = .cancelled }
         record.engineState = nil
         record.updatedAt = Date()
+        record.ssid = nil
+        record.risk = record.risk?.erasingPersonalData
+        if var verdict = record.verdict {
+            verdict.risk = verdict.risk?.erasingPersonalData
+            let signed: (json: [UInt8], jws: String)
+            do {
+                signed = try context.signer.sign(verdict)
+            } catch {
+                throw HTTPError(500, "signing_failed", "the result could not be signed")
+            }
+            record.result = signed.json
+            record.signedResult = signed.jws
+        }
+        let payloads = try erasedWebhookPayloads(record, context)
         let stored = try context.stored { () throws(StoreError) in
             try context.store.updateSession(record, enqueue: cancelling ? try context.event("session.cancelled", for: record) : nil,
-                                            personalData: .erase)
+                                            personalData: .erase(webhookPayloads: payloads))
         }
         struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
         return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))
@@ -196,6 +214,23 @@ enum TenantAPI {
 }
 
 extension TenantAPI {
+    /// The payloads of `record`'s webhooks not yet delivered, rewritten with its erased result.
+    static func erasedWebhookPayloads(_ record: SessionRecord, _ context: ServerContext) throws(HTTPError) -> [String: [UInt8]] {
+        let pending = try context.stored { () throws(StoreError) in try context.store.webhooks(sessionId: record.id) }.filter { $0.state == .pending }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var payloads: [String: [UInt8]] = [:]
+        for delivery in pending {
+            guard var event = try? decoder.decode(WebhookEvent.self, from: Data(delivery.payload)) else { continue }
+            if event.result != nil {
+                event.result = record.verdict
+                event.signedResult = record.signedResult
+            }
+            payloads[delivery.id] = (try? HTTPJSON.encoder.encode(event)).map { [UInt8]($0) } ?? []
+        }
+        return payloads
+    }
+
     /// A tenant's webhook endpoint; the secret only when just made.
     struct WebhookView: Encodable {
         let url: String?

@@ -217,6 +217,7 @@ public enum PersonalDataChange: Hashable, Sendable {
     case keep
     /// Stores (or replaces) the audit image.
     case storeAuditImage(AuditImage)
-    /// Erases the audit image and the reference face.
-    case erase
+    /// Erases the audit image and the reference face, and puts the given payloads (by delivery
+    /// id) in place of those of the session's webhooks not yet delivered.
+    case erase(webhookPayloads: [String: [UInt8]])
 }

@@ -190,9 +190,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     INSERT INTO audit_images (session_id, jpeg, delete_after_ms) VALUES (?1, ?2, ?3) \
                     ON CONFLICT (session_id) DO UPDATE SET jpeg = excluded.jpeg, delete_after_ms = excluded.delete_after_ms
                     """, [.text(session.id), .blob(image.jpeg), ms(image.deleteAfter)])
-            case .erase:
+            case .erase(let payloads):
                 try c.query("DELETE FROM audit_images WHERE session_id = ?1", [.text(session.id)])
                 try c.query("DELETE FROM reference_faces WHERE session_id = ?1", [.text(session.id)])
+                for (id, payload) in payloads.sorted(by: { $0.key < $1.key }) {
+                    try c.query("UPDATE webhook_outbox SET payload = ?3 WHERE id = ?1 AND session_id = ?2 AND state = 'pending'",
+                                [.text(id), .text(session.id), .blob(payload)])
+                }
             }
         }
         return stored
@@ -238,14 +242,22 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    public func purgePersonalData(now: Date) throws(StoreError) -> Int {
+    public func purgePersonalData(now: Date, webhooksBefore: Date) throws(StoreError) -> Int {
         try inTransaction { c in
             var purged = 0
             for table in ["audit_images", "reference_faces", "frame_hashes"] {
                 try c.query("DELETE FROM \(table) WHERE delete_after_ms <= ?1", [ms(now)])
                 purged += c.changes
             }
-            return purged
+            try c.query("DELETE FROM webhook_outbox WHERE state IN ('delivered', 'dead') AND created_at_ms < ?1", [ms(webhooksBefore)])
+            return purged + c.changes
+        }
+    }
+
+    public func webhooks(sessionId: String) throws(StoreError) -> [WebhookDelivery] {
+        try reading { c in
+            try c.query("SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE session_id = ?1 ORDER BY created_at_ms, id",
+                        [.text(sessionId)]).map(Self.webhook)
         }
     }
 

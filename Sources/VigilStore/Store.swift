@@ -49,8 +49,9 @@ public protocol Store: Sendable {
     func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError)
     /// How many of the session's distinct frames were also received by another session.
     func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int
-    /// Deletes audit images, reference faces and frame hashes past their deadline; returns how many.
-    func purgePersonalData(now: Date) throws(StoreError) -> Int
+    /// Deletes audit images, reference faces and frame hashes past their deadline, and delivered
+    /// or dead webhooks (their payloads carry results) made before `webhooksBefore`; returns how many.
+    func purgePersonalData(now: Date, webhooksBefore: Date) throws(StoreError) -> Int
 
     /// Adds a signing key.
     func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError)
@@ -73,6 +74,8 @@ public protocol Store: Sendable {
     func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError)
     /// Deliveries, newest first, of one tenant or all.
     func webhooks(tenantId: String?, limit: Int) throws(StoreError) -> [WebhookDelivery]
+    /// A session's webhooks, oldest first.
+    func webhooks(sessionId: String) throws(StoreError) -> [WebhookDelivery]
 }
 
 extension Store {

@@ -104,6 +104,41 @@ import VigilStore
         #expect(frame.status == 409 && frame.errorCode == "session_finished")
     }
 
+    /// `DELETE` on a completed session takes the ssid, the location's coordinates and the device
+    /// id out of the session, out of its result (signed again, and still verifying) and out of
+    /// the payload of its webhook not yet delivered.
+    @Test func erasingACompletedSessionRemovesItsPersonalDataFromTheResultAndThePendingWebhook() throws {
+        let t = try TestServer(allowPrivateWebhooks: true, checkCaptureClock: false)
+        #expect(t.json("PUT", "/v1/webhooks", ["url": "http://127.0.0.1:9/hook"]).status == 200)   // nothing listens: it stays pending
+        let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true, "ssid": "ssid-of-a-person"])
+        func report(_ path: String, _ body: [String: Any]) -> Int {
+            t.request("POST", path, bearer: token, headers: ["Content-Type": "application/json"],
+                      body: [UInt8](try! JSONSerialization.data(withJSONObject: body))).status
+        }
+        #expect(report("/v1/client/location", ["status": "granted", "latitude": -23.55, "longitude": -46.63, "accuracyMeters": 30]) == 200)
+        #expect(report("/v1/client/device", ["deviceId": "device-0123456789"]) == 200)
+        #expect(t.request("POST", "/v1/client/finish", bearer: token).status == 200)
+        let personal = ["ssid-of-a-person", "-23.55", "-46.63", "device-0123456789"]
+        func contains(_ bytes: [UInt8], _ text: String) -> Bool { String(decoding: bytes, as: UTF8.self).contains(text) }
+        let before = try #require(try t.store.webhooks(sessionId: id).first)
+        #expect(personal.allSatisfy { contains(before.payload, $0) || $0 == "ssid-of-a-person" })
+
+        #expect(t.request("DELETE", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).status == 200)
+        let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
+        #expect(read.status == 200 && read.json["ssid"] == nil)
+        #expect(personal.allSatisfy { !contains(read.body, $0) }, "\(String(decoding: read.body, as: UTF8.self))")
+        let risk = read.json["risk"] as? [String: Any]
+        #expect((risk?["location"] as? [String: Any])?["status"] as? String == "granted" && risk?["deviceId"] == nil)
+        let jws = try CompactJWS(parsing: try #require(read.json["signedResult"] as? String))
+        let jwks = try #require(t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self))
+        #expect(jws.isSigned(by: try #require(jwks.key(id: jws.header.kid ?? "")?.ed25519PublicKey)))
+        #expect(personal.allSatisfy { !contains(jws.payload, $0) })
+        #expect(try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload)).outcome == "failed")
+        let after = try #require(try t.store.webhooks(sessionId: id).first { $0.id == before.id })
+        #expect(after.state == .pending && personal.allSatisfy { !contains(after.payload, $0) })
+        #expect(contains(after.payload, jws.compact))
+    }
+
     @Test func theBackgroundPurgeDeletesAuditImagesPastRetentionAndKeepsTheSession() throws {
         let t = try TestServer(retention: 1)
         let (id, token) = t.createSession()

@@ -182,13 +182,33 @@ import VigilCore
         #expect(try store.auditImage(sessionId: "ses_kept")?.jpeg == [0xFF, 0xD8, 2])
         #expect(try store.referenceFace(sessionId: "ses_kept")?.descriptor == [1, 2, 3])
         let erased = try #require(try store.session(id: "ses_erased", tenantId: "tn_a"))
-        try store.updateSession(erased, enqueue: nil, personalData: .erase)
+        try store.updateSession(erased, enqueue: nil, personalData: .erase(webhookPayloads: [:]))
         #expect(try store.auditImage(sessionId: "ses_erased") == nil && store.referenceFace(sessionId: "ses_erased") == nil)
-        #expect(try store.purgePersonalData(now: later.addingTimeInterval(-1)) == 0)
+        #expect(try store.purgePersonalData(now: later.addingTimeInterval(-1), webhooksBefore: .distantPast) == 0)
         #expect(try store.auditImage(sessionId: "ses_kept") != nil)
-        #expect(try store.purgePersonalData(now: later) == 2)
+        #expect(try store.purgePersonalData(now: later, webhooksBefore: .distantPast) == 2)
         #expect(try store.auditImage(sessionId: "ses_kept") == nil && store.referenceFace(sessionId: "ses_kept") == nil)
         #expect(try store.session(id: "ses_kept", tenantId: "tn_a") != nil)   // the session and its result stay
+    }
+
+    @Test func erasingRewritesOnlyUndeliveredWebhooksAndThePurgeDropsOldDeliveredOnes() throws {
+        let store = try Self.seeded()
+        let record = Self.session("ses_w")
+        try store.insertSession(record)
+        func delivery(_ id: String, _ state: WebhookDelivery.State, age: TimeInterval) throws {
+            var d = WebhookDelivery(id: id, tenantId: "tn_a", sessionId: "ses_w", event: "session.completed", payload: [1], createdAt: Self.now.addingTimeInterval(-age))
+            try store.updateSession(try #require(try store.session(id: "ses_w", tenantId: "tn_a")), enqueue: d)
+            d.state = state
+            try store.updateWebhook(d)
+        }
+        try delivery("evt_pending", .pending, age: 10)
+        try delivery("evt_delivered", .delivered, age: 100)
+        try delivery("evt_dead", .dead, age: 10)
+        let current = try #require(try store.session(id: "ses_w", tenantId: "tn_a"))
+        try store.updateSession(current, enqueue: nil, personalData: .erase(webhookPayloads: ["evt_pending": [2], "evt_delivered": [2]]))
+        #expect(try store.webhooks(sessionId: "ses_w").map { "\($0.id) \($0.payload)" } == ["evt_delivered [1]", "evt_dead [1]", "evt_pending [2]"])
+        #expect(try store.purgePersonalData(now: Self.now, webhooksBefore: Self.now.addingTimeInterval(-50)) == 1)
+        #expect(try store.webhooks(sessionId: "ses_w").map(\.id) == ["evt_dead", "evt_pending"])
     }
 
     @Test func failedSessionsAreCountedPerTenantAndSsidInTheWindow() throws {
@@ -215,7 +235,7 @@ import VigilCore
         for hash: UInt64 in [3, .max, 9] { try store.insertFrameHash(hash, sessionId: "ses_2", deleteAfter: deadline) }
         #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 2)
         #expect(try store.framesSeenElsewhere(sessionId: "ses_2") == 2)
-        #expect(try store.purgePersonalData(now: deadline) == 7)
+        #expect(try store.purgePersonalData(now: deadline, webhooksBefore: .distantPast) == 7)
         #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 0)
     }
 
