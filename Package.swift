@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "VigilStore", dependencies: ["VigilCore", "CSQLite"]),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
-        .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD", "VigilCore"]),
         .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(name: "VigilVerifier", dependencies: ["VigilCore", "VigilCrypto"]),
         .target(name: "VigilSDK", dependencies: ["VigilCore"]),

@@ -1,17 +1,18 @@
+import VigilCore
+
 /// An error a handler throws to answer with `{"error": {"code", "message", "requestId"}}`.
 public struct HTTPError: Error, Sendable {
-    /// The status code (4xx or 5xx).
-    public var status: Int
-    /// A stable snake_case code.
-    public var code: String
+    /// The status code (4xx or 5xx), the code's own.
+    public var status: Int { code.status }
+    /// The code, from the API's catalogue.
+    public var code: APIErrorCode
     /// A human-readable explanation.
     public var message: String
     /// Extra headers (`Retry-After`, `Allow`, `WWW-Authenticate`).
     public var headers: [(name: String, value: String)]
 
     /// An error answer.
-    public init(_ status: Int, _ code: String, _ message: String, headers: [(name: String, value: String)] = []) {
-        self.status = status
+    public init(_ code: APIErrorCode, _ message: String, headers: [(name: String, value: String)] = []) {
         self.code = code
         self.message = message
         self.headers = headers
@@ -20,7 +21,7 @@ public struct HTTPError: Error, Sendable {
     /// The response for this error under `requestId`.
     public func response(requestId: String) -> HTTPResponse {
         struct Body: Encodable {
-            struct Detail: Encodable { let code: String, message: String, requestId: String }
+            struct Detail: Encodable { let code: APIErrorCode, message: String, requestId: String }
             let error: Detail
         }
         var response = HTTPResponse.json(Body(error: .init(code: code, message: message, requestId: requestId)), status: status)

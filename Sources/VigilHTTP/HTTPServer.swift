@@ -148,7 +148,7 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
     var response: HTTPResponse
     if r.refused_status == 413 {
         let limit = server.router.bodyLimit(method: request.method, path: request.path)
-        response = HTTPError(413, "body_too_large", "the body is larger than this endpoint accepts (\(limit) bytes)",
+        response = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)",
                              headers: [("Connection", "close")]).response(requestId: request.requestId)
     } else {
         do {
@@ -156,7 +156,7 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         } catch let error as HTTPError {
             response = error.response(requestId: request.requestId)
         } catch {
-            response = HTTPError(500, "internal_error", "the server could not answer this request").response(requestId: request.requestId)
+            response = HTTPError(.internalError, "the server could not answer this request").response(requestId: request.requestId)
         }
     }
     response.headers.append(("X-Request-Id", request.requestId))

@@ -49,8 +49,8 @@ public struct Router: Sendable {
     public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let (route, parameters) = match(method: request.method, path: request.path) else {
             let allowed = Set(routes.filter { Self.parameters($0.segments, Self.split(request.path)) != nil }.map(\.method)).sorted()
-            if allowed.isEmpty { throw HTTPError(404, "not_found", "no such endpoint: \(request.path)") }
-            throw HTTPError(405, "method_not_allowed", "\(request.method) is not allowed here", headers: [("Allow", allowed.joined(separator: ", "))])
+            if allowed.isEmpty { throw HTTPError(.notFound, "no such endpoint: \(request.path)") }
+            throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed here", headers: [("Allow", allowed.joined(separator: ", "))])
         }
         var request = request
         request.parameters = parameters

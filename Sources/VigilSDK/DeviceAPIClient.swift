@@ -39,6 +39,8 @@ public struct DeviceAPIClient: Sendable {
         public let status: Int, code: String, message: String
         /// Seconds to wait, from `Retry-After` on a 429.
         public let retryAfter: Double?
+        /// The code from the API's catalogue (nil for a code this SDK does not know).
+        public var errorCode: APIErrorCode? { APIErrorCode(rawValue: code) }
     }
 
     let base: URL, token: String, session: URLSession

@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// Drives the device API directly with frames from a `FrameSource` (tests, kiosks, the
 /// `vigil capture` CLI): sends each frame, shows the source what the page would show (the
@@ -48,10 +49,11 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
                 if answer.isFinal { break frames }
                 update(&screen, answer, at: frame.timestampMs)
             } catch let refusal as DeviceAPIClient.Refusal {
-                switch refusal.status {
-                case 429: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
-                case 409, 410: break frames   // finished meanwhile: the status says how
-                case 401: throw .invalidToken
+                switch refusal.errorCode {
+                case .rateLimited?: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
+                case .sessionFinished?, .sessionLocked?, .sessionExpired?: break frames   // finished meanwhile: the status says how
+                case .invalidToken?: throw .invalidToken
+                case .concurrentUpdate?: break   // another request won the race: the next frame goes on
                 default: throw .serverError("\(refusal.status) \(refusal.code): \(refusal.message)")
                 }
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// Runs the capture of one session: a WebView showing the hosted page, or frames sent
 /// directly (`HeadlessCaptureHost`). The client reads the outcome from the server afterwards.
@@ -54,7 +55,7 @@ extension VigilCaptureSession {
             do {
                 if try await api.status().isFinal { return }
                 delay = pollInterval
-            } catch let refusal as DeviceAPIClient.Refusal where refusal.status == 401 {
+            } catch let refusal as DeviceAPIClient.Refusal where refusal.errorCode == .invalidToken {
                 throw .invalidToken
             } catch {
                 delay = min(delay * 2, 16)

@@ -38,30 +38,30 @@ enum BrandingAPI {
     static func validated(_ branding: Branding) throws(HTTPError) -> Branding {
         var out = branding
         for (name, value) in [("accent", branding.colors?.accent), ("background", branding.colors?.background), ("text", branding.colors?.text)] {
-            if let value, !isHexColor(value) { throw HTTPError(400, "invalid_field", "colors.\(name) must be '#rrggbb'") }
+            if let value, !isHexColor(value) { throw HTTPError(.invalidField, "colors.\(name) must be '#rrggbb'") }
         }
         if let logo = branding.logo {
             let prefixes = ["data:image/png;base64,", "data:image/jpeg;base64,"]
             guard logo.utf8.count <= Branding.limits.logoBytes, let prefix = prefixes.first(where: logo.hasPrefix),
                   Data(base64Encoded: String(logo.dropFirst(prefix.count))) != nil else {
-                throw HTTPError(400, "invalid_field", "logo must be a PNG or JPEG data: URL of at most \(Branding.limits.logoBytes) bytes")
+                throw HTTPError(.invalidField, "logo must be a PNG or JPEG data: URL of at most \(Branding.limits.logoBytes) bytes")
             }
         }
         let keys = Set(englishCatalogue.keys)
         for (locale, texts) in branding.texts ?? [:] {
-            guard locales.contains(locale) else { throw HTTPError(400, "invalid_field", "texts: unknown locale '\(locale)'") }
+            guard locales.contains(locale) else { throw HTTPError(.invalidField, "texts: unknown locale '\(locale)'") }
             for (key, text) in texts {
-                guard keys.contains(key) else { throw HTTPError(400, "invalid_field", "texts.\(locale): unknown key '\(key)'") }
+                guard keys.contains(key) else { throw HTTPError(.invalidField, "texts.\(locale): unknown key '\(key)'") }
                 guard text.count <= Branding.limits.textLength else {
-                    throw HTTPError(400, "invalid_field", "texts.\(locale).\(key) is longer than \(Branding.limits.textLength) characters")
+                    throw HTTPError(.invalidField, "texts.\(locale).\(key) is longer than \(Branding.limits.textLength) characters")
                 }
             }
         }
         if let origins = branding.frameAncestors {
-            guard origins.count <= Branding.limits.origins else { throw HTTPError(400, "invalid_field", "at most \(Branding.limits.origins) frameAncestors") }
+            guard origins.count <= Branding.limits.origins else { throw HTTPError(.invalidField, "at most \(Branding.limits.origins) frameAncestors") }
             out.frameAncestors = try origins.map { (text) throws(HTTPError) in
                 guard let origin = origin(text) else {
-                    throw HTTPError(400, "invalid_field", "frameAncestors: '\(text)' is not an https origin (http only for localhost)")
+                    throw HTTPError(.invalidField, "frameAncestors: '\(text)' is not an https origin (http only for localhost)")
                 }
                 return origin
             }

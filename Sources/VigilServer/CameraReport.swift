@@ -26,7 +26,7 @@ extension DeviceAPI {
         guard !record.status.isFinal else { throw finished(record) }
         let report = try context.decode(CameraReport.self, from: request.body, fields: ["label", "facing"])
         guard report.label.count <= maxCameraLabel, !report.label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw HTTPError(400, "invalid_field", "label must be at most \(maxCameraLabel) characters without control characters")
+            throw HTTPError(.invalidField, "label must be at most \(maxCameraLabel) characters without control characters")
         }
         let virtual = VirtualCamera.name(inLabel: report.label) != nil
         return try withEngine(record, context) { entry in

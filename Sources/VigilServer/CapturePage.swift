@@ -45,7 +45,7 @@ enum CapturePage {
             return page(frameAncestors: ancestors)
         }
         router.add("GET", "/c/assets/{file}") { request in
-            guard let asset = assets[request.parameters["file"] ?? ""] else { throw HTTPError(404, "not_found", "no such asset") }
+            guard let asset = assets[request.parameters["file"] ?? ""] else { throw HTTPError(.notFound, "no such asset") }
             return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType), ("Cache-Control", "public, max-age=300"),
                                                        ("X-Content-Type-Options", "nosniff")], body: asset.bytes)
         }

@@ -69,7 +69,7 @@ enum Completion {
         do {
             signed = try context.signer.sign(payload)
         } catch {
-            throw HTTPError(500, "signing_failed", "the result could not be signed")
+            throw HTTPError(.signingFailed, "the result could not be signed")
         }
         var completed = record
         completed.status = .completed

@@ -30,7 +30,7 @@ enum DemoPage {
             let tenant = try demoTenant(request, context)
             let id = request.parameters["sessionId"] ?? ""
             guard let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
-                throw HTTPError(404, "session_not_found", "no such demo session")
+                throw HTTPError(.sessionNotFound, "no such demo session")
             }
             return result(try context.expireIfDue(record), context)
         }
@@ -38,10 +38,10 @@ enum DemoPage {
 
     private static func demoTenant(_ request: HTTPRequest, _ context: ServerContext) throws -> Tenant {
         guard ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(request.remoteAddress) else {
-            throw HTTPError(404, "not_found", "no such endpoint: \(request.path)")
+            throw HTTPError(.notFound, "no such endpoint: \(request.path)")
         }
         guard let tenant = try context.stored({ () throws(StoreError) in try context.store.tenants() }).first(where: { $0.name == tenantName }) else {
-            throw HTTPError(404, "not_found", "there is no demo tenant in this data directory")
+            throw HTTPError(.notFound, "there is no demo tenant in this data directory")
         }
         return tenant
     }

@@ -91,7 +91,7 @@ enum DeviceAPI {
             body = cached
         } else {
             let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }
-            guard let read else { throw HTTPError(401, "invalid_token", "the session token is not valid") }
+            guard let read else { throw HTTPError(.invalidToken, "the session token is not valid") }
             let record = try context.expireIfDue(read)
             body = statusView(record).jsonBytes
             context.statusAnswers.store(body, for: record.id, version: record.version)
@@ -132,8 +132,8 @@ enum DeviceAPI {
             return try body(entry)
         } catch let error as EngineState.Error {
             context.live.remove(record.id)
-            throw error == .missing ? HTTPError(409, "session_finished", "the session has no engine state")
-                : HTTPError(500, "engine_state_corrupt", "the session's stored engine state cannot be read")
+            throw error == .missing ? HTTPError(.sessionFinished, "the session has no engine state")
+                : HTTPError(.engineStateCorrupt, "the session's stored engine state cannot be read")
         }
     }
 
@@ -146,9 +146,9 @@ enum DeviceAPI {
             context.live.remove(record.id)
             let current = try context.stored { () throws(StoreError) in try context.store.session(id: record.id, tenantId: record.tenantId) }
             if let current, current.status.isFinal { throw finished(current) }
-            throw HTTPError(409, "concurrent_update", "the session changed meanwhile; retry")
+            throw HTTPError(.concurrentUpdate, "the session changed meanwhile; retry")
         } catch {
-            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
+            throw HTTPError(.storageUnavailable, "the database could not complete the request")
         }
     }
 
@@ -174,23 +174,23 @@ enum DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
-            throw HTTPError(415, "unsupported_media_type", "a frame is one JPEG with 'Content-Type: image/jpeg'")
+            throw HTTPError(.unsupportedMediaType, "a frame is one JPEG with 'Content-Type: image/jpeg'")
         }
         guard let text = request.header("vigil-capture-time"), let captureMs = Int(text), (0...3_600_000).contains(captureMs) else {
-            throw HTTPError(400, "invalid_capture_time", "'Vigil-Capture-Time' must be the capture time in ms since capture start (0-3600000)")
+            throw HTTPError(.invalidCaptureTime, "'Vigil-Capture-Time' must be the capture time in ms since capture start (0-3600000)")
         }
         guard request.body.count >= 4, request.body[0] == 0xFF, request.body[1] == 0xD8, request.body[2] == 0xFF else {
-            throw HTTPError(422, "invalid_image", "the body is not a JPEG")
+            throw HTTPError(.invalidImage, "the body is not a JPEG")
         }
         let image: Image
         do {
             image = try Image(encoded: request.body, maxPixels: 1920 * 1080)
         } catch {
-            throw HTTPError(422, "invalid_image", "the JPEG cannot be decoded: \(error.description)")
+            throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
         }
         return try withEngine(record, context) { entry in
             guard entry.runner.session.frameCount < maxFrames else {
-                throw HTTPError(429, "too_many_frames", "a session takes at most \(maxFrames) frames")
+                throw HTTPError(.tooManyFrames, "a session takes at most \(maxFrames) frames")
             }
             let hash = contentHash(request.body)
             let update = context.analyzers.with { analyzer in
@@ -283,10 +283,10 @@ enum DeviceAPI {
     /// The answer for a frame, finish or cancel on a session that is over.
     static func finished(_ record: SessionRecord) -> HTTPError {
         switch record.status {
-        case .expired: HTTPError(410, "session_expired", "the session expired")
+        case .expired: HTTPError(.sessionExpired, "the session expired")
         case .completed where record.verdict?.lockedOut == true:
-            HTTPError(409, "session_locked", "the session used all its \(record.policy.maxAttempts) attempts")
-        default: HTTPError(409, "session_finished", "the session is \(record.status.rawValue)")
+            HTTPError(.sessionLocked, "the session used all its \(record.policy.maxAttempts) attempts")
+        default: HTTPError(.sessionFinished, "the session is \(record.status.rawValue)")
         }
     }
 }

@@ -17,11 +17,11 @@ extension DeviceAPI {
         guard !record.status.isFinal else { throw finished(record) }
         let report = try context.decode(DeviceIdReport.self, from: request.body, fields: ["deviceId"])
         guard SessionRisk.isDeviceId(report.deviceId) else {
-            throw HTTPError(400, "invalid_field", "deviceId must be 8-128 characters of A-Z a-z 0-9 - _ . :")
+            throw HTTPError(.invalidField, "deviceId must be 8-128 characters of A-Z a-z 0-9 - _ . :")
         }
         return try withEngine(record, context) { entry in
             guard entry.record.risk?.deviceId == nil else {
-                throw HTTPError(409, "device_id_already_reported", "the device id was reported already")
+                throw HTTPError(.deviceIdAlreadyReported, "the device id was reported already")
             }
             var next = entry.record
             next.risk = next.risk ?? SessionRisk()

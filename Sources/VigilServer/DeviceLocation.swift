@@ -22,19 +22,19 @@ extension DeviceAPI {
         case .granted:
             guard let latitude = report.latitude, let longitude = report.longitude, (-90...90).contains(latitude), (-180...180).contains(longitude),
                   (0...1_000_000).contains(report.accuracyMeters ?? 0) else {
-                throw HTTPError(400, "invalid_field", "a granted location needs latitude (-90...90), longitude (-180...180) and accuracyMeters >= 0")
+                throw HTTPError(.invalidField, "a granted location needs latitude (-90...90), longitude (-180...180) and accuracyMeters >= 0")
             }
         case .missing:
-            throw HTTPError(400, "invalid_field", "status must be granted, denied, timeout or unavailable")
+            throw HTTPError(.invalidField, "status must be granted, denied, timeout or unavailable")
         case .denied, .timeout, .unavailable:
-            guard coordinates.allSatisfy({ $0 == nil }) else { throw HTTPError(400, "invalid_field", "only a granted location has coordinates") }
+            guard coordinates.allSatisfy({ $0 == nil }) else { throw HTTPError(.invalidField, "only a granted location has coordinates") }
         }
         return try withEngine(record, context) { entry in
             guard entry.record.risk?.location != nil else {
-                throw HTTPError(409, "location_not_requested", "this session was not created with collectLocation")
+                throw HTTPError(.locationNotRequested, "this session was not created with collectLocation")
             }
             guard entry.record.risk?.location?.status == .missing else {
-                throw HTTPError(409, "location_already_reported", "the location was reported already")
+                throw HTTPError(.locationAlreadyReported, "the location was reported already")
             }
             var next = entry.record
             next.risk?.location = SessionRisk.Location(status: report.status, latitude: report.latitude, longitude: report.longitude,

@@ -17,23 +17,23 @@ enum PhotoUpload {
     /// The largest face of the photo in `field`.
     static func face(_ base64: String, field: String, _ context: ServerContext) throws(HTTPError) -> PhotoFace {
         guard base64.utf8.count <= maxBytes / 3 * 4 + 4 else {
-            throw HTTPError(413, "image_too_large", "'\(field)' is larger than \(maxBytes / 1024 / 1024) MB")
+            throw HTTPError(.imageTooLarge, "'\(field)' is larger than \(maxBytes / 1024 / 1024) MB")
         }
         guard let data = Data(base64Encoded: base64) else {
-            throw HTTPError(400, "invalid_field", "'\(field)' is not standard base64")
+            throw HTTPError(.invalidField, "'\(field)' is not standard base64")
         }
         let image: Image
         do {
             image = try Image(encoded: data, maxPixels: maxPixels)
         } catch {
-            throw HTTPError(422, "invalid_image", "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
+            throw HTTPError(.invalidImage, "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
         }
         do {
             return try context.analyzers.with { try PhotoFace(in: image, analyzer: $0) }
         } catch PhotoFace.Failure.noFace {
-            throw HTTPError(422, "no_face", "no face was found in '\(field)'")
+            throw HTTPError(.noFace, "no face was found in '\(field)'")
         } catch {
-            throw HTTPError(422, "invalid_image", "the face in '\(field)' could not be described")
+            throw HTTPError(.invalidImage, "the face in '\(field)' could not be described")
         }
     }
 }

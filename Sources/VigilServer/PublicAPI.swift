@@ -10,7 +10,7 @@ enum PublicAPI {
         router.add("GET", "/healthz") { _ in .json(["status": "ok", "version": VigilVersion.current, "engineVersion": LivenessEngine.version]) }
         router.add("GET", "/readyz") { _ in
             guard (try? context.store.signingKeys().isEmpty) == false else {
-                throw HTTPError(503, "not_ready", "the database is not reachable")
+                throw HTTPError(.notReady, "the database is not reachable")
             }
             return .json(["status": "ready"])
         }

@@ -13,14 +13,14 @@ extension DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         guard let fallback = record.policy.motionOnly() else {
-            throw HTTPError(409, "motion_only_not_allowed", "this session's policy has no motion-only alternative")
+            throw HTTPError(.motionOnlyNotAllowed, "this session's policy has no motion-only alternative")
         }
         return try withEngine(record, context) { entry in
             guard entry.record.risk?.reflectionDeclined != true else {
-                throw HTTPError(409, "reflection_already_declined", "the flashes were declined already")
+                throw HTTPError(.reflectionAlreadyDeclined, "the flashes were declined already")
             }
             guard entry.runner.session.reflectionStartMs == nil else {
-                throw HTTPError(409, "reflection_started", "the flashes already started in this attempt")
+                throw HTTPError(.reflectionStarted, "the flashes already started in this attempt")
             }
             entry.restart(newEngine(fallback))
             var next = entry.record

@@ -41,15 +41,15 @@ final class ServerContext: Sendable {
         do {
             return try body()
         } catch .staleVersion {
-            throw HTTPError(409, "concurrent_update", "the session changed meanwhile; retry")
+            throw HTTPError(.concurrentUpdate, "the session changed meanwhile; retry")
         } catch {
-            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
+            throw HTTPError(.storageUnavailable, "the database could not complete the request")
         }
     }
 
     /// 429 with `Retry-After`.
     static func tooMany(_ seconds: Int, _ what: String) -> HTTPError {
-        HTTPError(429, "rate_limited", "too many \(what); retry in \(seconds) s", headers: [("Retry-After", String(seconds))])
+        HTTPError(.rateLimited, "too many \(what); retry in \(seconds) s", headers: [("Retry-After", String(seconds))])
     }
 
     /// The per-IP limit, and the lock-out of an IP that failed authentication too often.
@@ -70,11 +70,11 @@ final class ServerContext: Sendable {
     func tenant(_ request: HTTPRequest) throws(HTTPError) -> Tenant {
         try admit(request)
         guard let key = request.bearerToken else {
-            throw HTTPError(401, "missing_api_key", "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+            throw HTTPError(.missingApiKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
         }
         let hash = Identifiers.hash(key)
         guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
-            throw failedAuthentication(request, HTTPError(401, "invalid_api_key", "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, HTTPError(.invalidApiKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
         if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
         return tenant
@@ -94,11 +94,11 @@ final class ServerContext: Sendable {
     private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws(HTTPError) -> T {
         try admit(request)
         guard let token = request.bearerToken, token.utf8.count <= 128 else {
-            throw failedAuthentication(request, HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
         let hash = Identifiers.hash(token)
         guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
-            throw failedAuthentication(request, HTTPError(401, "invalid_token", "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
         if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
         return found
@@ -118,7 +118,7 @@ final class ServerContext: Sendable {
             // Another request finished or expired it first: use what it stored.
             return try stored({ () throws(StoreError) in try store.session(id: record.id, tenantId: record.tenantId) }) ?? expired
         } catch {
-            throw HTTPError(503, "storage_unavailable", "the database could not complete the request")
+            throw HTTPError(.storageUnavailable, "the database could not complete the request")
         }
     }
 
@@ -130,23 +130,23 @@ final class ServerContext: Sendable {
 
     /// Decodes a JSON object body strictly: only `fields` at the top level, types as `T` says.
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], fields: Set<String>) throws(HTTPError) -> T {
-        guard !body.isEmpty else { throw HTTPError(400, "invalid_json", "the body must be a JSON object") }
+        guard !body.isEmpty else { throw HTTPError(.invalidJson, "the body must be a JSON object") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            throw HTTPError(400, "invalid_json", "the body is not a JSON object")
+            throw HTTPError(.invalidJson, "the body is not a JSON object")
         }
         if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw HTTPError(400, "unknown_field", "unknown field '\(unknown)'")
+            throw HTTPError(.unknownField, "unknown field '\(unknown)'")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw HTTPError(400, "invalid_field", "field '\(Self.path(context))' has the wrong type")
+            throw HTTPError(.invalidField, "field '\(Self.path(context))' has the wrong type")
         } catch let DecodingError.dataCorrupted(context) {
-            throw HTTPError(400, "invalid_field", "field '\(Self.path(context))' has an invalid value")
+            throw HTTPError(.invalidField, "field '\(Self.path(context))' has an invalid value")
         } catch let DecodingError.keyNotFound(key, context) {
-            throw HTTPError(400, "missing_field", "field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is required")
+            throw HTTPError(.missingField, "field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is required")
         } catch {
-            throw HTTPError(400, "invalid_json", "the body does not decode")
+            throw HTTPError(.invalidJson, "the body does not decode")
         }
     }
 

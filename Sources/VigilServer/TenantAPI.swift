@@ -28,10 +28,10 @@ enum TenantAPI {
         let idempotencyKey = request.header("idempotency-key")
         let bodyHash = SHA256.hex(request.body)
         if let key = idempotencyKey {
-            guard (1...255).contains(key.utf8.count) else { throw HTTPError(400, "invalid_idempotency_key", "Idempotency-Key is 1-255 bytes") }
+            guard (1...255).contains(key.utf8.count) else { throw HTTPError(.invalidIdempotencyKey, "Idempotency-Key is 1-255 bytes") }
             if let previous = try context.stored({ () throws(StoreError) in try context.store.idempotency(tenantId: tenant.id, key: key) }) {
                 guard previous.requestHash == bodyHash else {
-                    throw HTTPError(409, "idempotency_conflict", "this Idempotency-Key was used with a different body")
+                    throw HTTPError(.idempotencyConflict, "this Idempotency-Key was used with a different body")
                 }
                 return HTTPResponse(status: previous.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
                                     body: previous.body)
@@ -39,17 +39,17 @@ enum TenantAPI {
         }
         let body = try context.decode(CreateSessionRequest.self, from: request.body, fields: CreateSessionRequest.fields)
         for (name, value, limit) in textFields(body) where (value?.utf8.count ?? 0) > limit {
-            throw HTTPError(400, "invalid_field", "field '\(name)' is longer than \(limit) bytes")
+            throw HTTPError(.invalidField, "field '\(name)' is longer than \(limit) bytes")
         }
         if let locale = body.locale, !isLanguageTag(locale) {
-            throw HTTPError(400, "invalid_field", "field 'locale' must be a language tag such as 'pt-BR'")
+            throw HTTPError(.invalidField, "field 'locale' must be a language tag such as 'pt-BR'")
         }
         if let url = body.redirectUrl, !isRedirectURL(url) {
-            throw HTTPError(400, "invalid_field", "field 'redirectUrl' must be an absolute http(s) URL, percent-encoded")
+            throw HTTPError(.invalidField, "field 'redirectUrl' must be an absolute http(s) URL, percent-encoded")
         }
         let policy: LivenessPolicy
         switch (body.policy, body.riskLevel) {
-        case (.some, .some): throw HTTPError(400, "invalid_field", "give either 'policy' or 'riskLevel', not both")
+        case (.some, .some): throw HTTPError(.invalidField, "give either 'policy' or 'riskLevel', not both")
         case (let explicit?, nil): policy = explicit
         case (nil, let level): policy = .preset(level ?? .medium)
         }
@@ -57,7 +57,7 @@ enum TenantAPI {
         do {
             validated = try policy.validated()
         } catch {
-            throw HTTPError(400, "invalid_policy", error.description)
+            throw HTTPError(.invalidPolicy, error.description)
         }
         var risk = try body.ssid.map { (ssid) throws(HTTPError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
         if body.collectLocation == true {
@@ -156,7 +156,7 @@ enum TenantAPI {
         let id = request.parameters["sessionId"] ?? ""
         // Another tenant's session answers exactly like a missing one.
         guard id.utf8.count <= 64, let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
-            throw HTTPError(404, "session_not_found", "no such session")
+            throw HTTPError(.sessionNotFound, "no such session")
         }
         return try context.expireIfDue(record)
     }
@@ -198,7 +198,7 @@ enum TenantAPI {
             do {
                 signed = try context.signer.sign(verdict)
             } catch {
-                throw HTTPError(500, "signing_failed", "the result could not be signed")
+                throw HTTPError(.signingFailed, "the result could not be signed")
             }
             record.result = signed.json
             record.signedResult = signed.jws
@@ -255,12 +255,12 @@ extension TenantAPI {
         var tenant = try context.tenant(request)
         let update = try context.decode(WebhookUpdate.self, from: request.body, fields: ["url", "rotateSecret"])
         if update.url == nil, update.rotateSecret == true {
-            throw HTTPError(400, "invalid_field", "rotateSecret needs a url")
+            throw HTTPError(.invalidField, "rotateSecret needs a url")
         }
         var newSecret: String?
         if let url = update.url {
             if let refusal = WebhookTarget.refusal(url, allowPrivate: context.configuration.allowPrivateWebhooks) {
-                throw HTTPError(400, "invalid_webhook_url", refusal)
+                throw HTTPError(.invalidWebhookUrl, refusal)
             }
             tenant.webhookURL = url
             if tenant.webhookSecret == nil || update.rotateSecret == true { newSecret = "whsec_" + Base64URL.encode(SecureRandom.bytes(32)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilCore
 
 @Suite(.serialized) struct OpenAPITests {
     /// `(method, path)` pairs of docs/openapi.yaml: paths are two-space keys under `paths:`,
@@ -29,5 +30,41 @@ import Testing
         #expect(!documented.isEmpty)
         #expect(registered.subtracting(documented).isEmpty, "undocumented: \(registered.subtracting(documented).sorted())")
         #expect(documented.subtracting(registered).isEmpty, "documented but not served: \(documented.subtracting(registered).sorted())")
+    }
+
+    static func doc(_ name: String) throws -> String {
+        try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/\(name)").standardized,
+                   encoding: .utf8)
+    }
+
+    /// The error table of docs/api.md lists each code of the catalogue once, under its status.
+    @Test func theAPIDocsListEveryErrorCodeUnderItsStatusAndNothingElse() throws {
+        var listed: [String: Int] = [:]
+        for line in try Self.doc("api.md").components(separatedBy: "\n") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2, let status = Int(cells[0]) else { continue }
+            // The codes are the backquoted words at the top level of the cell, not in parentheses.
+            var depth = 0, code: String?
+            for character in cells[1] {
+                switch character {
+                case "(": depth += 1
+                case ")": depth -= 1
+                case "`" where depth == 0:
+                    if let done = code { #expect(listed.updateValue(status, forKey: done) == nil, "\(done) listed twice"); code = nil } else { code = "" }
+                default: if code != nil { code!.append(character) }
+                }
+            }
+        }
+        let catalogue = Dictionary(uniqueKeysWithValues: APIErrorCode.allCases.map { ($0.rawValue, $0.status) })
+        #expect(listed == catalogue, "missing: \(Set(catalogue.keys).subtracting(listed.keys).sorted()); unknown: \(Set(listed.keys).subtracting(catalogue.keys).sorted())")
+    }
+
+    /// The `Error` schema of docs/openapi.yaml enumerates exactly the catalogue.
+    @Test func theOpenAPIErrorSchemaEnumeratesTheCatalogue() throws {
+        let yaml = try Self.doc("openapi.yaml")
+        let start = try #require(yaml.range(of: "              enum: ["))
+        let list = yaml[start.upperBound...].prefix { $0 != "]" }
+        let documented = list.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        #expect(documented == APIErrorCode.allCases.map(\.rawValue))
     }
 }
