@@ -3,7 +3,7 @@
 /// checks `docs/api.md` and `docs/openapi.yaml` against them.
 public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     /// The body is not the JSON object the route takes.
-    case invalidJson = "invalid_json"
+    case invalidJSON = "invalid_json"
     /// A JSON body has a field the route does not know.
     case unknownField = "unknown_field"
     /// A field has a value out of its type or range (the message names it).
@@ -17,11 +17,11 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     /// An `Idempotency-Key` longer than 255 bytes.
     case invalidIdempotencyKey = "invalid_idempotency_key"
     /// A webhook URL that is not https (or http to an allowed host), or resolves to a private address.
-    case invalidWebhookUrl = "invalid_webhook_url"
+    case invalidWebhookURL = "invalid_webhook_url"
     /// A tenant route called without an API key.
-    case missingApiKey = "missing_api_key"
+    case missingAPIKey = "missing_api_key"
     /// An API key that is not (or no longer) valid.
-    case invalidApiKey = "invalid_api_key"
+    case invalidAPIKey = "invalid_api_key"
     /// A session token that is not valid.
     case invalidToken = "invalid_token"
     /// No such route.
@@ -80,8 +80,8 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     /// The HTTP status answered with this code.
     public var status: Int {
         switch self {
-        case .invalidJson, .unknownField, .invalidField, .missingField, .invalidPolicy, .invalidCaptureTime, .invalidIdempotencyKey, .invalidWebhookUrl: 400
-        case .missingApiKey, .invalidApiKey, .invalidToken: 401
+        case .invalidJSON, .unknownField, .invalidField, .missingField, .invalidPolicy, .invalidCaptureTime, .invalidIdempotencyKey, .invalidWebhookURL: 400
+        case .missingAPIKey, .invalidAPIKey, .invalidToken: 401
         case .notFound, .sessionNotFound: 404
         case .methodNotAllowed: 405
         case .idempotencyConflict, .sessionFinished, .sessionLocked, .concurrentUpdate, .deviceIdAlreadyReported, .locationNotRequested, .locationAlreadyReported, .reflectionAlreadyDeclined, .reflectionStarted, .motionOnlyNotAllowed: 409

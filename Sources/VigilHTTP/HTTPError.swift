@@ -10,10 +10,13 @@ public struct HTTPError: Error, Sendable {
     public var message: String
     /// Extra headers (`Retry-After`, `Allow`, `WWW-Authenticate`).
     public var headers: [(name: String, value: String)]
+    /// What caused it, for the server's log only (never sent).
+    public var cause: String?
 
     /// An error answer.
-    public init(_ code: APIErrorCode, _ message: String, headers: [(name: String, value: String)] = []) {
+    public init(_ code: APIErrorCode, _ message: String, headers: [(name: String, value: String)] = [], cause: String? = nil) {
         self.code = code
+        self.cause = cause
         self.message = message
         self.headers = headers
     }
@@ -26,6 +29,8 @@ public struct HTTPError: Error, Sendable {
         }
         var response = HTTPResponse.json(Body(error: .init(code: code, message: message, requestId: requestId)), status: status)
         response.headers += headers
+        response.errorCode = code.rawValue
+        response.cause = cause ?? (status >= 500 ? message : nil)
         return response
     }
 }

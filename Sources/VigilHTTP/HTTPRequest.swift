@@ -18,6 +18,23 @@ public struct HTTPRequest: Sendable {
     public var requestId: String
     /// Path parameters of the matched route (`{sessionId}` -> value).
     public var parameters: [String: String] = [:]
+    /// The matched route's pattern, once answered (for logs).
+    public var route: String?
+    /// What handlers learn about the request for its log line.
+    public let notes = Notes()
+
+    /// What handlers learn about a request for its log line (a reference: the handler gets a copy
+    /// of the request, the server logs the original).
+    public final class Notes: @unchecked Sendable {
+        // Invariant: `storedTenantId` is only touched with `lock` held.
+        private let lock = NSLock()
+        private var storedTenantId: String?
+        /// The tenant the request acted for, once authenticated.
+        public var tenantId: String? {
+            get { lock.withLock { storedTenantId } }
+            set { lock.withLock { storedTenantId = newValue } }
+        }
+    }
 
     /// A request (the server builds these; tests may too).
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],

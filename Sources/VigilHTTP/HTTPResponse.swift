@@ -8,6 +8,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: [UInt8]
+    /// The error code of an error answer, and what caused it: for the server's log (never sent).
+    public var errorCode: String?, cause: String?
 
     /// A response.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

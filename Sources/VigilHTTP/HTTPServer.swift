@@ -69,7 +69,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts listening. `observe` sees every answered request with its duration in ms (for
-    /// access logs and metrics); it runs on the worker thread, so keep it cheap.
+    /// access logs and metrics); it runs on the worker thread, so keep it cheap. The request it
+    /// sees carries its matched route in `route`.
     public init(configuration: Configuration, router: Router,
                 observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void = { _, _, _ in }) throws(HTTPServerError) {
         let context = Unmanaged.passRetained(Context(router: router, observe: observe))
@@ -156,10 +157,11 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         } catch let error as HTTPError {
             response = error.response(requestId: request.requestId)
         } catch {
-            response = HTTPError(.internalError, "the server could not answer this request").response(requestId: request.requestId)
+            response = HTTPError(.internalError, "the server could not answer this request", cause: "\(error)").response(requestId: request.requestId)
         }
     }
     response.headers.append(("X-Request-Id", request.requestId))
+    request.route = server.router.pattern(method: request.method, path: request.path)
     vh_reply_status(reply, Int32(response.status))
     for (name, value) in response.headers { vh_reply_header(reply, name, value) }
     response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }

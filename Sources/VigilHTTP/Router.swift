@@ -40,6 +40,11 @@ public struct Router: Sendable {
         if literals.count == segments.count { exact[method, default: [:]]["/" + literals.joined(separator: "/")] = routes.count - 1 }
     }
 
+    /// The pattern of the route matching a request line (`/v1/sessions/{sessionId}`), for logs.
+    public func pattern(method: String, path: String) -> String? {
+        match(method: method, path: path)?.route.pattern
+    }
+
     /// The body limit for a request line: the route's, or 0 when no route matches.
     public func bodyLimit(method: String, path: String) -> Int {
         match(method: method, path: path)?.route.bodyLimit ?? 0

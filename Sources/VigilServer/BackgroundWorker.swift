@@ -42,25 +42,40 @@ final class BackgroundWorker: Sendable {
     }
 
     func tick(now: Date = Date()) {
-        // Keys rotated or revoked elsewhere (the CLI, another node): a failed read keeps the
-        // keys in hand until the next one.
-        try? context.signer.refreshIfDue(now: now)
-        for session in (try? context.store.expiredSessions(now: now, limit: 100)) ?? [] {
-            _ = try? context.expireIfDue(session, now: now)
+        // Each step fails alone and is logged; the next tick tries again.
+        func attempt<T>(_ step: String, _ body: () throws -> T) -> T? {
+            do {
+                return try body()
+            } catch {
+                context.logger.log(.error, "worker_failed", ["step": .text(step), "cause": .text("\(error)")])
+                return nil
+            }
+        }
+        // Keys rotated or revoked elsewhere (the CLI, another node); a failed read keeps the keys in hand.
+        _ = attempt("refresh_keys") { try context.signer.refreshIfDue(now: now) }
+        for session in attempt("find_expired", { try context.store.expiredSessions(now: now, limit: 100) }) ?? [] {
+            _ = attempt("expire_session") { try context.expireIfDue(session, now: now) }
         }
         let webhooksBefore = now.addingTimeInterval(-context.configuration.retention)
-        if let purged = try? context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore), purged > 0 {
+        if let purged = attempt("purge", { try context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore) }), purged > 0 {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
-        for delivery in (try? context.store.dueWebhooks(now: now, limit: 20)) ?? [] {
-            deliver(delivery, now: now)
+        for delivery in attempt("find_webhooks", { try context.store.dueWebhooks(now: now, limit: 20) }) ?? [] {
+            if let next = deliver(delivery, now: now) { _ = attempt("record_webhook") { try context.store.updateWebhook(next) } }
         }
     }
 
-    private func deliver(_ delivery: WebhookDelivery, now: Date) {
+    /// Sends one delivery; returns it as it should be stored next (nil when the tenant cannot be read).
+    private func deliver(_ delivery: WebhookDelivery, now: Date) -> WebhookDelivery? {
         var next = delivery
         next.attempts += 1
-        let tenant = try? context.store.tenant(id: delivery.tenantId)
+        let tenant: Tenant?
+        do {
+            tenant = try context.store.tenant(id: delivery.tenantId)
+        } catch {
+            context.logger.log(.error, "worker_failed", ["step": "read_tenant", "cause": .text("\(error)")])
+            return nil
+        }
         let outcome: String?
         if let url = tenant?.webhookURL, let secret = tenant?.webhookSecret {
             if let refusal = WebhookTarget.refusal(url, allowPrivate: context.configuration.allowPrivateWebhooks) {
@@ -80,12 +95,16 @@ final class BackgroundWorker: Sendable {
                 next.nextAttemptAt = now.addingTimeInterval(backoff * Double.random(in: 0.8...1.2))
             }
             context.metrics.add("vigil_webhook_attempts_total{result=\"failed\"}")
+            context.logger.log(next.state == .dead ? .error : .warning, "webhook_failed", [
+                "tenantId": .text(delivery.tenantId), "deliveryId": .text(delivery.id), "event": .text(delivery.event),
+                "attempt": .integer(next.attempts), "cause": .text(failure), "state": .text(next.state.rawValue),
+            ])
         } else {
             next.state = .delivered
             next.lastError = nil
             context.metrics.add("vigil_webhook_attempts_total{result=\"delivered\"}")
         }
-        try? context.store.updateWebhook(next)
+        return next
     }
 
     /// POSTs `body`; nil on a 2xx answer, the failure otherwise.

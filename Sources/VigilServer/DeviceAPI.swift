@@ -57,29 +57,10 @@ enum DeviceAPI {
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
             if let motionOnlyAvailable { fields.append("\"motionOnlyAvailable\":\(motionOnlyAvailable)") }
             if let outcome { fields.append("\"outcome\":\"\(outcome)\"") }
-            if let redirectUrl { fields.append("\"redirectUrl\":\"\(Self.escaped(redirectUrl))\"") }
+            if let redirectUrl { fields.append("\"redirectUrl\":\"\(VigilJSON.escaped(redirectUrl))\"") }
             if let signedResult { fields.append("\"signedResult\":\"\(signedResult)\"") }
             fields.append("\"status\":\"\(status.rawValue)\"")
             return Array(("{" + fields.joined(separator: ",") + "}").utf8)
-        }
-
-        /// A JSON string's content, as `JSONEncoder` writes it without escaping slashes.
-        static func escaped(_ text: String) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
         }
     }
 

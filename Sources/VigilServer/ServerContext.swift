@@ -16,10 +16,12 @@ final class ServerContext: Sendable {
     let statusAnswers = StatusCache()
     let analyzers: AnalyzerPool
     let metrics = Metrics()
+    let logger: any Logger
     private let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
 
-    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool) {
+    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool, logger: any Logger) {
         self.configuration = configuration
+        self.logger = logger
         let limits = configuration.rateLimits
         perIP = RateLimiter(.init(burst: limits.perIP.burst, perSecond: limits.perIP.perSecond))
         perAPIKey = RateLimiter(.init(burst: limits.perAPIKey.burst, perSecond: limits.perAPIKey.perSecond))
@@ -43,7 +45,7 @@ final class ServerContext: Sendable {
         } catch .staleVersion {
             throw HTTPError(.concurrentUpdate, "the session changed meanwhile; retry")
         } catch {
-            throw HTTPError(.storageUnavailable, "the database could not complete the request")
+            throw HTTPError(.storageUnavailable, "the database could not complete the request", cause: "\(error)")
         }
     }
 
@@ -70,24 +72,29 @@ final class ServerContext: Sendable {
     func tenant(_ request: HTTPRequest) throws(HTTPError) -> Tenant {
         try admit(request)
         guard let key = request.bearerToken else {
-            throw HTTPError(.missingApiKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+            throw HTTPError(.missingAPIKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
         }
         let hash = Identifiers.hash(key)
         guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
-            throw failedAuthentication(request, HTTPError(.invalidApiKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, HTTPError(.invalidAPIKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
         }
+        request.notes.tenantId = tenant.id
         if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
         return tenant
     }
 
     /// The session whose token is the request's bearer token, expired first when its time is up.
     func deviceSession(_ request: HTTPRequest) throws(HTTPError) -> SessionRecord {
-        try expireIfDue(try authenticateDevice(request) { (hash) throws(StoreError) in try store.session(tokenHash: hash) })
+        let record = try authenticateDevice(request) { (hash) throws(StoreError) in try store.session(tokenHash: hash) }
+        request.notes.tenantId = record.tenantId
+        return try expireIfDue(record)
     }
 
     /// The head of that session (not expired here: the caller checks `expiresAt`).
     func deviceHead(_ request: HTTPRequest) throws(HTTPError) -> SessionHead {
-        try authenticateDevice(request) { (hash) throws(StoreError) in try store.sessionHead(tokenHash: hash) }
+        let head = try authenticateDevice(request) { (hash) throws(StoreError) in try store.sessionHead(tokenHash: hash) }
+        request.notes.tenantId = head.tenantId
+        return head
     }
 
     /// What `read` finds by the hash of the request's session token, after the rate limits.
@@ -130,9 +137,9 @@ final class ServerContext: Sendable {
 
     /// Decodes a JSON object body strictly: only `fields` at the top level, types as `T` says.
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], fields: Set<String>) throws(HTTPError) -> T {
-        guard !body.isEmpty else { throw HTTPError(.invalidJson, "the body must be a JSON object") }
+        guard !body.isEmpty else { throw HTTPError(.invalidJSON, "the body must be a JSON object") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            throw HTTPError(.invalidJson, "the body is not a JSON object")
+            throw HTTPError(.invalidJSON, "the body is not a JSON object")
         }
         if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
             throw HTTPError(.unknownField, "unknown field '\(unknown)'")
@@ -146,7 +153,7 @@ final class ServerContext: Sendable {
         } catch let DecodingError.keyNotFound(key, context) {
             throw HTTPError(.missingField, "field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is required")
         } catch {
-            throw HTTPError(.invalidJson, "the body does not decode")
+            throw HTTPError(.invalidJSON, "the body does not decode")
         }
     }
 

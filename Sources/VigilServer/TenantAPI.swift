@@ -260,7 +260,7 @@ extension TenantAPI {
         var newSecret: String?
         if let url = update.url {
             if let refusal = WebhookTarget.refusal(url, allowPrivate: context.configuration.allowPrivateWebhooks) {
-                throw HTTPError(.invalidWebhookUrl, refusal)
+                throw HTTPError(.invalidWebhookURL, refusal)
             }
             tenant.webhookURL = url
             if tenant.webhookSecret == nil || update.rotateSecret == true { newSecret = "whsec_" + Base64URL.encode(SecureRandom.bytes(32)) }

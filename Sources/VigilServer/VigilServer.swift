@@ -22,8 +22,9 @@ public final class VigilServer: Sendable {
     private let context: ServerContext
     private let worker: BackgroundWorker
 
-    /// Opens (or creates) the data directory, loads the face models and starts listening.
-    public init(configuration: ServerConfiguration, models: FaceModels) throws(ServerError) {
+    /// Opens (or creates) the data directory, loads the face models and starts listening;
+    /// writes what it does to `logger`.
+    public init(configuration: ServerConfiguration, models: FaceModels, logger: any Logger = SilentLogger()) throws(ServerError) {
         let store = try Self.openStore(configuration.dataDirectory)
         let analyzers: AnalyzerPool
         let signer: VerdictSigner
@@ -33,7 +34,7 @@ public final class VigilServer: Sendable {
         } catch {
             throw ServerError(description: "cannot start: \(error)")
         }
-        let context = ServerContext(configuration: configuration, store: store, signer: signer, analyzers: analyzers)
+        let context = ServerContext(configuration: configuration, store: store, signer: signer, analyzers: analyzers, logger: logger)
         var router = Router()
         TenantAPI.register(&router, context)
         DeviceAPI.register(&router, context)
@@ -43,8 +44,9 @@ public final class VigilServer: Sendable {
         routes = router.routes.map { ($0.method, $0.pattern) }
         do {
             http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads),
-                                  router: router) { _, response, _ in
+                                  router: router) { request, response, milliseconds in
                 context.metrics.add(Self.responseCounters[min(max(response.status / 100, 1), 5) - 1])
+                Self.log(request, response, milliseconds, to: logger)
             }
         } catch {
             throw ServerError(description: error.description)
@@ -54,6 +56,23 @@ public final class VigilServer: Sendable {
         context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"
         self.context = context
         worker = BackgroundWorker(context: context)
+    }
+
+    /// One access line per request (method, route template, status, duration, request id and
+    /// tenant; never a token, key, query or body), and every 5xx with its cause.
+    static func log(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, to logger: any Logger) {
+        var fields: [String: LogValue] = [
+            "method": .text(request.method), "route": .text(request.route ?? "unmatched"), "status": .integer(response.status),
+            "ms": .number(milliseconds), "requestId": .text(request.requestId),
+        ]
+        if let tenantId = request.notes.tenantId { fields["tenantId"] = .text(tenantId) }
+        if let code = response.errorCode { fields["code"] = .text(code) }
+        if response.status >= 500 {
+            fields["cause"] = .text(response.cause ?? "unknown")
+            logger.log(.error, "server_error", fields)
+        } else if logger.level <= .info {
+            logger.log(.info, "request", fields)
+        }
     }
 
     /// Counter names per status class, made once (this runs on every request).

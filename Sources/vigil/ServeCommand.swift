@@ -1,14 +1,15 @@
 import Foundation
+import VigilCore
 import VigilFace
 import VigilServer
 import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "retention-days"], switches: ["allow-private-webhooks", "no-rate-limits"])
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "retention-days", "log-level"], switches: ["allow-private-webhooks", "no-rate-limits"])
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
         configuration.host = args.value("host") ?? "127.0.0.1"
@@ -18,6 +19,11 @@ enum ServeCommand {
         configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
         configuration.rateLimits.enabled = !args.has("no-rate-limits")
+        let levelName = args.value("log-level") ?? "info"
+        guard let level = LogLevel(name: levelName) else {
+            throw CLIError.usage("--log-level is one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(levelName)'")
+        }
+        let logger = JSONLinesLogger(level: level)
 
         let termination = TerminationSignal()
         let store = try DataOption.store(configuration.dataDirectory)
@@ -25,7 +31,7 @@ enum ServeCommand {
         let models = try FaceModels()
         let server: VigilServer
         do {
-            server = try VigilServer(configuration: configuration, models: models)
+            server = try VigilServer(configuration: configuration, models: models, logger: logger)
         } catch {
             throw CLIError(code: "serve_failed", message: error.description)
         }
@@ -36,11 +42,12 @@ enum ServeCommand {
         }
         try printJSON(Started(listening: server.baseURL, data: configuration.dataDirectory.path, demoUrl: server.baseURL + "/demo",
                               demoTenant: demo.map { .init(tenantId: $0.tenant.id, apiKey: $0.apiKey) }))
+        logger.log(.info, "started", ["listening": .text(server.baseURL), "data": .text(configuration.dataDirectory.path)])
         if demo != nil {
-            FileHandle.standardError.write(Data("the demo tenant's API key is shown once; open \(server.baseURL)/demo in a browser\n".utf8))
+            logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout; open \(server.baseURL)/demo in a browser")])
         }
         termination.wait()
-        FileHandle.standardError.write(Data("shutting down: draining requests in progress\n".utf8))
+        logger.log(.info, "stopping", ["note": "draining requests in progress"])
         server.shutdown()
         return 0
     }

@@ -122,5 +122,6 @@ import Testing
         #expect(try CLITests.run(["sessions", "show", "ses_missing", "--data", data]).status == 1)
         #expect(try CLITests.run(["tenants", "create", "--data", data]).status == 2)
         #expect(try CLITests.run(["serve", "--port", "99999"]).status == 2)
+        #expect(try CLITests.run(["serve", "--log-level", "verbose"]).status == 2)
     }
 }

@@ -23,7 +23,7 @@ final class TestServer: @unchecked Sendable {
     let checkCaptureClock: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
-         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true) throws {
+         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, logger: any Logger = SilentLogger()) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
         for name in tenants {
@@ -38,7 +38,7 @@ final class TestServer: @unchecked Sendable {
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, models: Self.models)
+        server = try VigilServer(configuration: configuration, models: Self.models, logger: logger)
         port = server.port
     }
 
