@@ -1,4 +1,5 @@
 import VigilCore
+import VigilFace
 
 /// The engine's verdict on a session.
 public struct LivenessDecision: Codable, Hashable, Sendable {
@@ -16,10 +17,12 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
     public let score: Double
     /// Up to three codes, most useful first, for the next attempt (empty when passed).
     public let feedback: [FeedbackCode]
-    /// Each passive check's result, by name.
+    /// Each check's result, by name: the passive checks, the evidence's, and `challenges`.
     public let checks: [String: CheckResult]
     /// The challenges and what happened to them.
     public let challenges: [ChallengeRecord]
+    /// The comparison with the reference photo, when the session had one.
+    public let match: FaceMatch?
 
     /// Feedback codes at most.
     public static let maxFeedback = 3
@@ -29,7 +32,7 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
     /// Decides from the challenges, the passive checks and how often each live guidance code was
     /// shown over `frames` frames.
     public static func decide(challenges: [ChallengeRecord], checks: [String: CheckResult],
-                              guidance: [FeedbackCode: Int], frames: Int) -> LivenessDecision {
+                              guidance: [FeedbackCode: Int], frames: Int, match: FaceMatch? = nil) -> LivenessDecision {
         let challengesPassed = challenges.allSatisfy { $0.state == .passed }
         let checksPassed = checks.values.allSatisfy(\.passed)
         let passed = challengesPassed && checksPassed
@@ -57,7 +60,13 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
             if feedback.isEmpty { feedback.append(.unknown) }
             feedback = feedback.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }
+        // The challenges as a check too, for the result: the score above already counts them.
+        let passedCount = challenges.filter { $0.state == .passed }.count
+        var all = checks
+        all["challenges"] = CheckResult(
+            passed: challengesPassed, score: challenges.isEmpty ? 1 : Double(passedCount) / Double(challenges.count),
+            reason: challenges.first { $0.state != .passed }.map { "\($0.kind.rawValue):\($0.reason ?? $0.state.rawValue)" })
         return LivenessDecision(outcome: passed ? .passed : .failed, score: score,
-                                feedback: Array(feedback.prefix(maxFeedback)), checks: checks, challenges: challenges)
+                                feedback: Array(feedback.prefix(maxFeedback)), checks: all, challenges: challenges, match: match)
     }
 }

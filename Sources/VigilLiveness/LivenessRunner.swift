@@ -94,8 +94,8 @@ public struct LivenessRunner {
         session.startReflection(atMs: timestampMs)
     }
 
-    /// The decision on everything processed so far (see `LivenessSession.decide(extraChecks:)`).
-    public func decide(extraChecks: [String: CheckResult] = [:]) -> LivenessDecision { session.decide(extraChecks: extraChecks) }
+    /// The decision on everything processed so far and on `evidence` (see `LivenessSession.decide(evidence:)`).
+    public func decide(evidence: SessionEvidence = SessionEvidence()) -> LivenessDecision { session.decide(evidence: evidence) }
 }
 
 /// FNV-1a, 64 bits: a cheap content hash for repeated-frame detection (not a security boundary).

@@ -175,9 +175,9 @@ public struct LivenessSession: Codable, Sendable {
     /// The first identity sample, once taken: the person's resting face.
     public var identityDescriptor: FaceDescriptor? { identity.firstDescriptor }
 
-    /// The verdict on everything seen so far, with `extraChecks` decided by the caller (a
-    /// reference-photo match) counted like the engine's own.
-    public func decide(extraChecks: [String: CheckResult] = [:]) -> LivenessDecision {
+    /// The verdict on everything seen so far and on `evidence`: the one decision the server
+    /// signs, the evaluation counts and `vigil liveness` prints.
+    public func decide(evidence: SessionEvidence = SessionEvidence()) -> LivenessDecision {
         var checks: [String: CheckResult] = [
             "frameTiming": timing.result, "singleFace": singleFace.result, "planarMotion": planar.result,
             "identity": identity.result, "screenPattern": screen.result,
@@ -185,7 +185,28 @@ public struct LivenessSession: Codable, Sendable {
         if plan.reflection != nil {
             checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
         }
-        checks.merge(extraChecks) { engine, _ in engine }
-        return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames)
+        if let clock = evidence.captureClock { checks["captureClock"] = clock.result }
+        if let elsewhere = evidence.framesSeenElsewhere {
+            let limit = SessionEvidence.framesSeenElsewhereAllowed
+            let allowed = max(limit.count, Int(limit.share * Double(frames)))
+            checks["crossSessionFrames"] = elsewhere <= allowed ? CheckResult(passed: true, score: 1)
+                : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
+        }
+        var match: FaceMatch?
+        if let reference = evidence.reference {
+            if let live = identityDescriptor {
+                let compared = FaceMatcher().compare(reference, live)
+                match = compared
+                checks["match"] = CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
+                                              reason: compared.matched ? nil : "face_mismatch")
+            } else {
+                checks["match"] = CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face")
+            }
+        }
+        if policy.refuseVirtualCamera {
+            checks["camera"] = evidence.virtualCamera
+                ? CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "virtual_camera") : CheckResult(passed: true, score: 1)
+        }
+        return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames, match: match)
     }
 }

@@ -192,15 +192,15 @@ enum DeviceAPI {
                 ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: retainedUntil)) : .keep
             var retry: FrameAnswer.Retry?
             if entry.runner.session.finished {
-                let decided = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
-                if decided.decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
+                let decision = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
+                if decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
                     // Another attempt with a new plan; the tenant only ever sees the last one.
                     entry.attempt += 1
-                    retry = .init(feedback: decided.decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
+                    retry = .init(feedback: decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
                     entry.restart(newEngine(entry.record.attemptPolicy))
                     context.metrics.add("vigil_attempts_failed_total")
                 } else {
-                    entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, personalData: personalData, context)
+                    entry.record = try Completion.complete(entry.record, decision, attempt: entry.attempt, personalData: personalData, context)
                 }
             }
             if !entry.record.status.isFinal {
@@ -242,8 +242,8 @@ enum DeviceAPI {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw finished(record) }
         return try withEngine(record, context) { entry in
-            let decided = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
-            entry.record = try Completion.complete(entry.record, decided, attempt: entry.attempt, context)
+            let decision = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
+            entry.record = try Completion.complete(entry.record, decision, attempt: entry.attempt, context)
             return .json(statusView(entry.record))
         }
     }

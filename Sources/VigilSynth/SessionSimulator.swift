@@ -92,6 +92,9 @@ public enum SessionSimulator {
     public static func run(policy: LivenessPolicy, plan: ChallengePlan, camera: inout some SyntheticCamera,
                            analyzer: FaceAnalyzer, settings: CaptureSettings = CaptureSettings(), seed: UInt64) -> SimulatedSession {
         var random = SynthRandom(seed: seed)
+        // Upload times, from their own stream so that the rest of a seeded session stays as it was.
+        var network = SynthRandom(seed: seed &+ 0x9E37_79B9)
+        var clock = CaptureClockCheck()
         var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
         var frames: [RecordedFrame] = []
         var reflectionStart: Int?
@@ -112,6 +115,9 @@ public enum SessionSimulator {
                 runner.startReflection(atMs: start)
             }
             _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(frame.jpeg))
+            // It reaches the server one upload later, on a clock that started with the capture's.
+            let upload = network.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound))
+            clock.observe(captureMs: frame.timestampMs, arrival: Date(timeIntervalSince1970: (Double(frame.timestampMs) + upload) / 1000))
             if let last = runner.lastObservation { observed.append((last.frame, last.descriptor, runner.session.reflectionStartMs)) }
             frames.append(frame)
         }
@@ -161,7 +167,8 @@ public enum SessionSimulator {
         }
         let brightness = observed.compactMap { $0.frame.faces.first?.quality.brightness }
         let before = DispatchTime.now().uptimeNanoseconds
-        let decision = runner.decide()
+        // The server's decision: a simulated session has no reference, and no other session sent its frames.
+        let decision = runner.decide(evidence: SessionEvidence(captureClock: clock, framesSeenElsewhere: 0))
         let decisionMs = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
         // The engine alone: the same observations replayed into a fresh session, timed.
         var replay = LivenessSession(policy: policy, plan: plan)

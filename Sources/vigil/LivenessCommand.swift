@@ -22,6 +22,8 @@ enum LivenessCommand {
         struct Frame: Decodable {
             let file: String
             let timestampMs: Int
+            /// When the server received it (ms on any clock), when the recording knows.
+            let arrivalMs: Double?
         }
         let policy: LivenessPolicy?
         let riskLevel: RiskLevel?
@@ -71,6 +73,8 @@ enum LivenessCommand {
         let analyzer = try FaceAnalyzer(models: try FaceModels())
         var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
         var firstDescriptor: FaceDescriptor?
+        // Arrival times, when every frame has one, decide `captureClock` as the server does.
+        var clock: CaptureClockCheck? = file.frames.allSatisfy { $0.arrivalMs != nil } ? CaptureClockCheck() : nil
         for frame in file.frames {
             guard !frame.file.contains("/"), !frame.file.hasPrefix(".") else {
                 throw CLIError(code: "bad_session", message: "frame file '\(frame.file)' must be a plain name inside the session directory")
@@ -89,13 +93,14 @@ enum LivenessCommand {
                 runner.startReflection(atMs: start)
             }
             let update = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
+            if let arrival = frame.arrivalMs { clock?.observe(captureMs: frame.timestampMs, arrival: Date(timeIntervalSince1970: arrival / 1000)) }
             if args.has("trace") {
                 let descriptor = runner.lastObservation?.descriptor
                 if firstDescriptor == nil { firstDescriptor = descriptor }
                 trace(frame.timestampMs, runner.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
             }
         }
-        let decision = runner.decide()
+        let decision = runner.decide(evidence: SessionEvidence(captureClock: clock))
         let best = runner.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
         try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
                              challenges: decision.challenges.map {

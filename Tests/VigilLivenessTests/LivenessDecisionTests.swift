@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VigilCore
 import VigilFace
@@ -50,5 +51,30 @@ import VigilFace
         for d in [0.0, 0.1, 0.8] as [Float] { swapped.observe(descriptor(d)) }
         #expect(same.result.passed)
         #expect(!swapped.result.passed && swapped.result.feedback == .identityChanged)
+    }
+
+    /// The one decision turns what the caller brings into checks by the same rule as the
+    /// engine's own, and lists the challenges as a check of the result.
+    @Test func evidenceBecomesChecksOfTheOneDecision() {
+        var policy = LivenessPolicy(count: 1)
+        policy.refuseVirtualCamera = true
+        let session = LivenessSession(policy: policy, plan: ChallengePlan(motions: [.nod], holdMs: [500], reflection: nil))
+        let bare = session.decide()
+        #expect(bare.checks["captureClock"] == nil && bare.checks["crossSessionFrames"] == nil && bare.checks["match"] == nil)
+        #expect(bare.checks["challenges"]?.passed == false && bare.checks["challenges"]?.reason == "nod:pending")
+        #expect(bare.checks["camera"]?.passed == true)
+
+        var ahead = CaptureClockCheck()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for i in 0..<20 { ahead.observe(captureMs: i * 1000, arrival: start.addingTimeInterval(Double(i) * 0.05)) }
+        let evidence = SessionEvidence(captureClock: ahead, framesSeenElsewhere: 3, reference: FaceDescriptor([Float](repeating: 0.05, count: 128)),
+                                       virtualCamera: true)
+        let decided = session.decide(evidence: evidence)
+        #expect(decided.outcome == .failed)
+        #expect(decided.checks["captureClock"]?.reason == "capture_clock_ahead")
+        #expect(decided.checks["crossSessionFrames"]?.reason == "frames_seen_in_other_sessions")
+        #expect(decided.checks["match"]?.reason == "no_live_face" && decided.match == nil)
+        #expect(decided.checks["camera"]?.reason == "virtual_camera")
+        #expect(session.decide(evidence: SessionEvidence(framesSeenElsewhere: 2)).checks["crossSessionFrames"]?.passed == true)
     }
 }

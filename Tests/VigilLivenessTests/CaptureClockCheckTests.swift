@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VigilServer
+import VigilLiveness
 
 @Suite struct CaptureClockCheckTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,29 +1,32 @@
 import Foundation
 import VigilCore
-import VigilLiveness
 
 /// Frames cannot reach the server before they were captured: over an attempt, the capture
 /// clock (`Vigil-Capture-Time`) may not run ahead of the server's own clock by more than upload
 /// jitter. A recording or injected feed sent faster than real time fails it; a live camera,
-/// however slow its network, cannot. A server check, as only the server sees arrival times.
+/// however slow its network, cannot. A server check, as only the server (or a
+/// simulation of one) sees arrival times.
 ///
 /// Each frame's offset (arrival minus capture time) is the clock difference plus its upload
 /// time. The smallest offset of the first frames is compared with the smallest of the latest:
 /// a drop between them is the capture clock running ahead. Taking the smallest of several
 /// leaves out single slow uploads (the first one pays for the connection).
-struct CaptureClockCheck: Codable, Sendable {
+public struct CaptureClockCheck: Codable, Sendable {
     /// Upload jitter tolerated: this much, plus `slack` of the elapsed time.
-    static let toleranceMs = 2000.0, slack = 0.1
+    public static let toleranceMs = 2000.0, slack = 0.1
     /// Frames at each end whose smallest offset counts.
-    static let window = 5
+    public static let window = 5
 
     private var early: [Double] = []
     private var recent: [Double] = []
     private var firstArrivalMs: Double?
     private var lastArrivalMs: Double?
 
+    /// A check that has seen no frame.
+    public init() {}
+
     /// Records a frame captured at `captureMs` (its clock) that arrived at `arrival`.
-    mutating func observe(captureMs: Int, arrival: Date = Date()) {
+    public mutating func observe(captureMs: Int, arrival: Date = Date()) {
         let arrivalMs = arrival.timeIntervalSince1970 * 1000
         let offset = arrivalMs - Double(captureMs)
         if early.count < Self.window { early.append(offset) }
@@ -34,13 +37,13 @@ struct CaptureClockCheck: Codable, Sendable {
     }
 
     /// How far the capture clock ran ahead of arrivals (ms); nil before the first frame.
-    var aheadMs: Double? {
+    public var aheadMs: Double? {
         guard let start = early.min(), let end = recent.min() else { return nil }
         return start - end
     }
 
     /// The verdict: passed without evidence (too few frames fail elsewhere).
-    var result: CheckResult {
+    public var result: CheckResult {
         guard let ahead = aheadMs, let firstArrivalMs, let lastArrivalMs else { return CheckResult(passed: true, score: 1) }
         let allowed = Self.toleranceMs + Self.slack * (lastArrivalMs - firstArrivalMs)
         guard ahead > allowed else { return CheckResult(passed: true, score: 1) }
