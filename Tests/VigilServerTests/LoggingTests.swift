@@ -54,7 +54,9 @@ final class CapturingLogger: Logger {
         #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["level"] as? String == "warning" && object["event"] as? String == "webhook_failed")
-        #expect(object["cause"] as? String == "HTTP 500 \"x\"\n" && object["attempt"] as? Int == 2 && object["time"] is String)
+        #expect(object["cause"] as? String == "HTTP 500 \"x\"\n" && object["attempt"] as? Int == 2)
+        #expect(object["time"] as? String == "1970-01-01T00:00:00.000Z")
+        #expect(JSONLinesLogger.timestamp(Date(timeIntervalSince1970: 1_796_308_255.042)) == "2026-12-03T14:30:55.042Z")
         #expect(LogLevel(name: "warning") == .warning && LogLevel(name: "verbose") == nil)
         #expect(LogLevel.error > .info)
     }
