@@ -157,22 +157,27 @@ public final class FaceAnalyzer: @unchecked Sendable {
         return (0..<68).map { Point2D(x: Double(points[2 * $0]), y: Double(points[2 * $0 + 1])) }
     }
 
-    /// The share of the detector's box the landmark refinement starts from.
-    static let refinementStart = 0.85
+    /// A detector's box a pyramid step (1.2) smaller, whose landmarks imply a box at most this
+    /// much larger than itself, is where the face really is.
+    static let stepSmallerFit = 1.12
 
-    /// Landmarks for a detector's box, and the box they settle in.
+    /// Landmarks for a detector's box, and the box they stand for.
     ///
     /// The detector's boxes come in pyramid steps 1.2 apart and sometimes sit a step too large
-    /// and low, which drags the jaw and lips down (a resting mouth reads open, a head reads
-    /// nodding). The landmarks are refined twice in the box the detector draws on average for
-    /// their eyes, brows and nose, starting inside the detector's box: from inside, the fit
-    /// converges on the face; from a box too large, it can settle on a stretched one.
+    /// and low, which drags the jaw and lips down (a resting mouth reads open, a still head
+    /// nodding). The landmarks are also predicted in the box a step smaller: on a face the
+    /// detector drew well, that fit spreads back out to the face (its landmarks imply a box about
+    /// 1.25 times its own); when they stay within `stepSmallerFit` of it, the face is that small,
+    /// and the landmarks are refined twice in the box the detector draws on average for their
+    /// eyes, brows and nose. Otherwise the detector's own fit stands.
     private func refinedLandmarks(_ image: Image, detectedBox: Rect) -> (box: Rect, landmarks: [Point2D]) {
-        var box = detectedBox.scaled(by: Self.refinementStart)
-        var landmarks = predictLandmarks(image, box: box)
+        let smaller = detectedBox.scaled(by: 1 / 1.2)
+        var landmarks = predictLandmarks(image, box: smaller)
+        var box = Self.canonicalBox(for: landmarks)
+        guard box.width <= smaller.width * Self.stepSmallerFit else { return (detectedBox, predictLandmarks(image, box: detectedBox)) }
         for _ in 0..<2 {
-            box = Self.canonicalBox(for: landmarks)
             landmarks = predictLandmarks(image, box: box)
+            box = Self.canonicalBox(for: landmarks)
         }
         return (box, landmarks)
     }

@@ -27,28 +27,6 @@ import VigilCore
         #expect(p.allSatisfy { face.box.scaled(by: 1.5).intersection(Rect(x: $0.x, y: $0.y, width: 0.1, height: 0.1)) != nil })
     }
 
-    /// Camera frames of one photo, the face filling 25% to 60% of the height, in landscape and
-    /// in portrait: the detector's box jumps between pyramid steps, and the mouth and pose read
-    /// from the landmarks must not jump with it (a box a step too large once read a resting
-    /// mouth as open and a still head as nodding).
-    @Test(arguments: portraits + ["astronaut.png"])
-    func mouthAndPoseReadTheSameWhateverTheDetectorsScale(_ name: String) throws {
-        let photo = try Fixtures.image(name)
-        let box = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first).box
-        let analyzer = try Fixtures.analyzer()
-        var mouths: [Double] = [], pitches: [Double] = []
-        for (width, height) in [(640, 480), (480, 853)] {
-            for share in stride(from: 0.25, through: 0.6, by: 0.025) {
-                let frame = Fixtures.frame(from: photo, face: box, width: width, height: height, faceShare: share)
-                let face = try #require(analyzer.detect(in: frame).first, "\(width)x\(height) at \(share)")
-                mouths.append(face.mouth)
-                pitches.append(face.pose.pitch)
-            }
-        }
-        #expect(mouths.max()! - mouths.min()! < 0.05, "\(mouths)")
-        #expect(pitches.max()! - pitches.min()! < 5, "\(pitches)")
-    }
-
     @Test func frontalPortraitHasNearZeroPose() throws {
         let face = try #require(try Fixtures.analyzer(.photos).detect(in: Fixtures.image("obama.jpg")).first)
         #expect(abs(face.pose.yaw) < 8 && abs(face.pose.pitch) < 8 && abs(face.pose.roll) < 5, "\(face.pose)")

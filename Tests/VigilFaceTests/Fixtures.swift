@@ -25,12 +25,12 @@ enum Fixtures {
         try FaceAnalyzer(models: models.get(), options: options)
     }
 
-    /// A camera-like frame around the face of a portrait, the face box `faceShare` of the height.
-    static func frame(from photo: Image, face: Rect, width: Int = 640, height: Int = 480, faceShare: Double = 0.45) -> Image {
-        let cropHeight = face.height / faceShare, cropWidth = cropHeight * Double(width) / Double(height)
+    /// A 640x480 camera-like frame around the face of a portrait (the face ~ 45% of the height).
+    static func frame(from photo: Image, face: Rect) -> Image {
+        let cropHeight = face.height / 0.45, cropWidth = cropHeight * 4 / 3
         let crop = Rect(x: face.midX - cropWidth / 2, y: face.midY - cropHeight / 2, width: cropWidth, height: cropHeight)
-        let sx = cropWidth / Double(width), sy = cropHeight / Double(height)
-        return photo.remapped(width: width, height: height) { x, y in
+        let sx = cropWidth / 640, sy = cropHeight / 480
+        return photo.remapped(width: 640, height: 480) { x, y in
             Point2D(x: crop.x + Double(x) * sx, y: crop.y + Double(y) * sy)
         }
     }
