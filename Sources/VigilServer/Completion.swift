@@ -39,12 +39,7 @@ enum Completion {
                                      score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks,
                                      match: match, risk: record.risk, attempt: attempt,
                                      lockedOut: decision.outcome == .failed && attempt >= record.policy.maxAttempts ? true : nil)
-        let signed: (json: [UInt8], jws: String)
-        do {
-            signed = try context.signer.sign(payload)
-        } catch {
-            throw HTTPError(.signingFailed, "the result could not be signed")
-        }
+        let signed = try context.sign(payload)
         var completed = record
         completed.status = .completed
         completed.result = signed.json

@@ -49,6 +49,15 @@ final class ServerContext: Sendable {
         }
     }
 
+    /// `payload` signed with the active key: its JSON and compact JWS.
+    func sign(_ payload: VerdictPayload) throws(HTTPError) -> (json: [UInt8], jws: String) {
+        do {
+            return try signer.sign(payload)
+        } catch {
+            throw HTTPError(.signingFailed, "the result could not be signed", cause: "\(error)")
+        }
+    }
+
     /// 429 with `Retry-After`.
     static func tooMany(_ seconds: Int, _ what: String) -> HTTPError {
         HTTPError(.rateLimited, "too many \(what); retry in \(seconds) s", headers: [("Retry-After", String(seconds))])

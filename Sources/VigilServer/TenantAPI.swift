@@ -194,12 +194,7 @@ enum TenantAPI {
         record.risk = record.risk?.erasingPersonalData
         if var verdict = record.verdict {
             verdict.risk = verdict.risk?.erasingPersonalData
-            let signed: (json: [UInt8], jws: String)
-            do {
-                signed = try context.signer.sign(verdict)
-            } catch {
-                throw HTTPError(.signingFailed, "the result could not be signed")
-            }
+            let signed = try context.sign(verdict)
             record.result = signed.json
             record.signedResult = signed.jws
         }
