@@ -79,23 +79,28 @@ public final class FaceAnalyzer: @unchecked Sendable {
             .map { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
     }
 
+    /// A detection around `previous` only: the best-scoring face in a region `spread` times its
+    /// box, searched at about 100 pixels a face (a fraction of a full detection's cost), or nil.
+    public func redetect(in image: Image, near previous: FaceObservation, spread: Double = 1.8) -> FaceObservation? {
+        let scale = min(1, 100 / max(previous.box.width, 1))
+        let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: spread), scale: scale))
+        guard let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score })
+        else { return nil }
+        return observe(image, box: best.box, score: best.score, source: .detected, framesSinceDetection: 0)
+    }
+
     /// Follows `previous` into this frame: landmarks predicted in the previous face region, which
     /// then moves with them, so a turned head that the frontal detector misses stays tracked.
     /// Every `redetectInterval` frames a cheap detection around the face re-anchors the region.
     /// Returns nil when the face leaves the frame or `maxTrackedFrames` pass without a detection.
     public func track(in image: Image, previous: FaceObservation) -> FaceObservation? {
         let frames = previous.framesSinceDetection + 1
-        if frames % options.redetectInterval == 0 {
-            let scale = min(1, 100 / max(previous.box.width, 1))
-            let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: 1.8), scale: scale))
-            if let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score }) {
-                return observe(image, box: best.box, score: best.score, source: .detected, framesSinceDetection: 0)
-            }
-        }
+        if frames % options.redetectInterval == 0, let found = redetect(in: image, near: previous) { return found }
         guard frames <= options.maxTrackedFrames else { return nil }
-        // Two passes with the box size held: the first finds where the face moved, the second
-        // predicts in a box centred there. Rebuilding the size from landmark bounds shrinks the box
-        // on a turned head (the jaw foreshortens) until tracking collapses.
+        // The box size is held: rebuilding it from landmark bounds shrinks the box on a turned
+        // head (the jaw foreshortens) until tracking collapses. The first pass finds where the
+        // face moved; when that is more than `settledShift` of the box, a second pass predicts in
+        // the box centred there (a prediction costs about 2 ms, most frames of a still face need one).
         let previousCentre = Self.stableCentre(previous.landmarks)
         let offset = (x: previousCentre.x - previous.box.midX, y: previousCentre.y - previous.box.midY)
         func recentred(on landmarks: [Point2D]) -> Rect {
@@ -103,13 +108,21 @@ public final class FaceAnalyzer: @unchecked Sendable {
             return Rect(x: c.x - offset.x - previous.box.width / 2, y: c.y - offset.y - previous.box.height / 2,
                         width: previous.box.width, height: previous.box.height)
         }
-        var box = recentred(on: predictLandmarks(image, box: previous.box))
-        let landmarks = predictLandmarks(image, box: box)
-        box = recentred(on: landmarks)
+        var landmarks = predictLandmarks(image, box: previous.box)
+        var box = recentred(on: landmarks)
+        let shift = Point2D(x: box.midX, y: box.midY).distance(to: Point2D(x: previous.box.midX, y: previous.box.midY))
+        if shift > Self.settledShift * previous.box.width {
+            landmarks = predictLandmarks(image, box: box)
+            box = recentred(on: landmarks)
+        }
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
         return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
                        framesSinceDetection: frames, anchor: previous.anchor)
     }
+
+    /// A tracked face whose first landmark pass moves its box less than this fraction of the box
+    /// width has settled: a second pass would predict in nearly the same box.
+    static let settledShift = 0.02
 
     /// Centre of the eyes and nose, the landmarks that move most rigidly with the head.
     private static func stableCentre(_ landmarks: [Point2D]) -> Point2D {

@@ -5,10 +5,14 @@ import VigilFace
 /// by the server and `vigil liveness`. One runner per session; not for concurrent use.
 public struct LivenessRunner {
     /// A full detection (which also sees extra faces) at least this often while tracking (ms of
-    /// capture time, so that a 5 fps camera is not tracked twice as long between detections).
+    /// capture time, so that a 5 fps camera is not tracked twice as long between detections)...
     public static let detectionIntervalMs = 1000
-    /// Frames further apart than this (ms) are detected afresh: tracking follows small motions,
-    /// and a slow network or a busy server can leave a turning head far from where it was.
+    /// ...and at most every this many frames, so that frames spread out by a busy server or a
+    /// slow network do not each cost a full detection and make the server busier still.
+    public static let minFramesBetweenDetections = 5
+    /// Frames further apart than this (ms) are detected afresh around the face: tracking follows
+    /// small motions, and a slow network or a busy server can leave a head far from where it was
+    /// (the landmark predictor then draws a face where the head used to be).
     public static let maxTrackingGapMs = 250
     /// The screen-pattern spectrum is measured every this many frames.
     public static let screenPatternInterval = 3
@@ -18,7 +22,7 @@ public struct LivenessRunner {
     /// The analyzer frames go through; a server swaps in a pooled one before each frame.
     public var analyzer: FaceAnalyzer
     private var previous: FaceObservation?
-    private var lastDetectionMs: Int?
+    private var lastDetection: (ms: Int, frame: Int)?
     private var lastFrameMs: Int?
     private var frames = 0
     /// The frame chosen for the audit image, kept decoded until the decision.
@@ -63,11 +67,16 @@ public struct LivenessRunner {
     public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
         frames += 1
         var faces: [FaceObservation] = []
+        let detectionDue = lastDetection.map {
+            timestampMs - $0.ms >= Self.detectionIntervalMs && frames - $0.frame >= Self.minFramesBetweenDetections
+        } ?? true
         let farApart = lastFrameMs.map { timestampMs - $0 > Self.maxTrackingGapMs } ?? true
         lastFrameMs = timestampMs
-        if previous == nil || farApart || lastDetectionMs.map({ timestampMs - $0 >= Self.detectionIntervalMs }) ?? true {
+        if previous == nil || detectionDue {
             faces = analyzer.detect(in: image)
-            lastDetectionMs = timestampMs
+            lastDetection = (timestampMs, frames)
+        } else if farApart, let previous, let found = analyzer.redetect(in: image, near: previous, spread: 2.2) {
+            faces = [found]
         }
         // A turned head the frontal detector misses stays tracked (until the tracker gives up).
         if faces.isEmpty, let previous, let tracked = analyzer.track(in: image, previous: previous) { faces = [tracked] }

@@ -131,6 +131,32 @@ import VigilCore
         #expect(sources == [.tracked, .tracked, .tracked, .detected, .tracked, .tracked, .tracked, .detected])
     }
 
+    @Test func aFaceThatJumpedFurtherThanTrackingFollowsIsFoundAroundWhereItWas() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer()
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let face = try #require(analyzer.detect(in: frame).first)
+        // A third of the face's width in one frame: a slow camera, or frames a busy server spread out.
+        let shift = face.box.width / 3
+        let jumped = Fixtures.turned(frame, degrees: 0, centre: Point2D(x: 320, y: 240), shift: shift)
+        let found = try #require(analyzer.redetect(in: jumped, near: face, spread: 2.2))
+        #expect(found.source == .detected)
+        #expect(abs(found.landmarks[30].x - face.landmarks[30].x - shift) < 6, "nose at \(found.landmarks[30]), was \(face.landmarks[30])")
+    }
+
+    @Test func aStillFaceIsTrackedWithoutMovingItsBox() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer()
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let face = try #require(analyzer.detect(in: frame).first)
+        let next = try #require(analyzer.track(in: frame, previous: face))
+        #expect(next.source == .tracked)
+        #expect(abs(next.box.midX - face.box.midX) < 0.02 * face.box.width && abs(next.box.midY - face.box.midY) < 0.02 * face.box.width)
+        #expect(zip(next.landmarks, face.landmarks).allSatisfy { $0.distance(to: $1) < 2 })
+    }
+
     @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {
         let photo = try Fixtures.image("obama.jpg")
         let analyzer = try Fixtures.analyzer(DetectionOptions(maxTrackedFrames: 3))
