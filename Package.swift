@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace", "VigilServer", "VigilStore", "VigilSynth"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

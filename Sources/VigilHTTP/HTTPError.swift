@@ -34,3 +34,10 @@ public struct HTTPError: Error, Sendable {
         return response
     }
 }
+
+/// An error of a layer under HTTP that knows its answer: handlers may let it through, and the
+/// server answers it as `httpError`.
+public protocol HTTPErrorConvertible: Error {
+    /// The answer this error gets.
+    var httpError: HTTPError { get }
+}

@@ -156,6 +156,8 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
             response = try server.router.handle(request)
         } catch let error as HTTPError {
             response = error.response(requestId: request.requestId)
+        } catch let error as any HTTPErrorConvertible {
+            response = error.httpError.response(requestId: request.requestId)
         } catch {
             response = HTTPError(.internalError, "the server could not answer this request", cause: "\(error)").response(requestId: request.requestId)
         }

@@ -1,8 +1,10 @@
 import VigilCore
 import VigilFace
 
-/// Runs decoded frames through face analysis and a `LivenessSession`: the per-frame path shared
-/// by the server and `vigil liveness`. One runner per session; not for concurrent use.
+/// Runs decoded frames through face analysis and a `LivenessSession` (inside `CaptureAttempt`,
+/// the frame loop shared by the server, the evaluation and `vigil liveness`). One runner per
+/// session; not for concurrent use. It holds no analyzer: each frame is analysed with the one
+/// its caller borrowed for that call.
 public struct LivenessRunner {
     /// A full detection (which also sees extra faces) at least this often while tracking (ms of
     /// capture time, so that a 5 fps camera is not tracked twice as long between detections)...
@@ -19,8 +21,6 @@ public struct LivenessRunner {
 
     /// The engine state.
     public private(set) var session: LivenessSession
-    /// The analyzer frames go through; a server swaps in a pooled one before each frame.
-    public var analyzer: FaceAnalyzer
     private var previous: FaceObservation?
     private var lastDetection: (ms: Int, frame: Int)?
     private var lastFrameMs: Int?
@@ -31,10 +31,9 @@ public struct LivenessRunner {
     /// replay the observations, for example to time the engine apart from face analysis).
     public private(set) var lastObservation: (frame: LivenessFrame, descriptor: FaceDescriptor?)?
 
-    /// A runner over `analyzer` for a session.
-    public init(session: LivenessSession, analyzer: FaceAnalyzer) {
+    /// A runner for a session.
+    public init(session: LivenessSession) {
         self.session = session
-        self.analyzer = analyzer
     }
 
     /// What another process needs to continue the session: the engine and the frame count.
@@ -57,14 +56,13 @@ public struct LivenessRunner {
     public var state: State { State(session: session, frames: frames) }
 
     /// A runner continuing from a persisted state.
-    public init(state: State, analyzer: FaceAnalyzer) {
+    public init(state: State) {
         session = state.session
         frames = state.frames
-        self.analyzer = analyzer
     }
 
-    /// Analyses one frame and feeds it to the session.
-    public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64) -> TrackerUpdate {
+    /// Analyses one frame with `analyzer` and feeds it to the session.
+    public mutating func process(_ image: Image, timestampMs: Int, contentHash: UInt64, with analyzer: FaceAnalyzer) -> TrackerUpdate {
         frames += 1
         var faces: [FaceObservation] = []
         let detectionDue = lastDetection.map {

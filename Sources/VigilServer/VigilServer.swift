@@ -29,7 +29,7 @@ public final class VigilServer: Sendable {
         let analyzers: AnalyzerPool
         let signer: VerdictSigner
         do {
-            analyzers = try AnalyzerPool(models: models, count: configuration.threads)
+            analyzers = try AnalyzerPool(models: models, size: max(1, configuration.threads))
             signer = try VerdictSigner(store: store)
         } catch {
             throw ServerError(description: "cannot start: \(error)")

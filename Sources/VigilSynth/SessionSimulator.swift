@@ -94,10 +94,11 @@ public enum SessionSimulator {
         var random = SynthRandom(seed: seed)
         // Upload times, from their own stream so that the rest of a seeded session stays as it was.
         var network = SynthRandom(seed: seed &+ 0x9E37_79B9)
-        var clock = CaptureClockCheck()
-        var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
+        var capture = CaptureAttempt(session: LivenessSession(policy: policy, plan: plan), checksArrivals: true)
         var frames: [RecordedFrame] = []
-        var reflectionStart: Int?
+        // When the page learns the sequence's schedule (the answer to the frame that finished
+        // the motions reaches it), and the schedule itself.
+        var reflectionKnownAt: Int?
         var promptShown: [Int: Int] = [:]
         var previousBytes: [UInt8]?
         var held: RecordedFrame?
@@ -109,33 +110,31 @@ public enum SessionSimulator {
         }
 
         func deliver(_ frame: RecordedFrame) {
-            // The same steps as `vigil liveness` and the server: decode, start the sequence, process.
             guard let image = try? Image(encoded: frame.jpeg) else { return }
-            if let start = reflectionStart, runner.session.reflectionStartMs == nil, frame.timestampMs >= start {
-                runner.startReflection(atMs: start)
-            }
-            _ = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(frame.jpeg))
             // It reaches the server one upload later, on a clock that started with the capture's.
             let upload = network.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound))
-            clock.observe(captureMs: frame.timestampMs, arrival: Date(timeIntervalSince1970: (Double(frame.timestampMs) + upload) / 1000))
-            if let last = runner.lastObservation { observed.append((last.frame, last.descriptor, runner.session.reflectionStartMs)) }
+            let arrival = Date(timeIntervalSince1970: (Double(frame.timestampMs) + upload) / 1000)
+            let scheduled = capture.session.reflectionStartMs
+            _ = capture.process(image, captureMs: frame.timestampMs, arrival: arrival, contentHash: contentHash(frame.jpeg), with: analyzer)
+            if scheduled == nil, capture.session.reflectionStartMs != nil { reflectionKnownAt = frame.timestampMs + latency() }
+            if let last = capture.runner.lastObservation { observed.append((last.frame, last.descriptor, scheduled)) }
             frames.append(frame)
         }
 
         var pacer = UploadPacer()
         let cameraIntervalMs = 1000 / settings.camera.rate.perSecond
-        while t <= settings.maxDurationMs, !runner.session.finished {
+        while t <= settings.maxDurationMs, !capture.session.finished {
             // The camera delivers a frame at t; the page uploads it or lets it go.
             defer { t += max(Int(cameraIntervalMs / 2), Int((cameraIntervalMs * (1 + random.gaussian(settings.intervalJitter))).rounded())) }
             guard pacer.admit(t) else { continue }
             var screen = ScreenState()
-            for (i, challenge) in runner.session.tracker.challenges.enumerated() where challenge.state == .active {
+            for (i, challenge) in capture.session.tracker.challenges.enumerated() where challenge.state == .active {
                 guard let prompted = challenge.promptedAtMs else { continue }
                 let shown = promptShown[i] ?? prompted + latency()
                 promptShown[i] = shown
                 if t >= shown { screen.prompt = (i, challenge.kind, shown) }
             }
-            if let start = reflectionStart, let sequence = plan.reflection {
+            if let knownAt = reflectionKnownAt, t >= knownAt, let start = capture.session.reflectionStartMs, let sequence = plan.reflection {
                 let step = (t - start - displayLag) / sequence.stepMs
                 if t - start - displayLag >= 0, step < sequence.colors.count {
                     let c = sequence.colors[step]
@@ -160,15 +159,11 @@ public enum SessionSimulator {
                 }
             }
             previousBytes = bytes
-            if reflectionStart == nil, runner.session.reflectionDue {
-                // The page starts flashing once the answer that asks for it arrives.
-                reflectionStart = t + latency()
-            }
         }
         let brightness = observed.compactMap { $0.frame.faces.first?.quality.brightness }
         let before = DispatchTime.now().uptimeNanoseconds
         // The server's decision: a simulated session has no reference, and no other session sent its frames.
-        let decision = runner.decide(evidence: SessionEvidence(captureClock: clock, framesSeenElsewhere: 0))
+        let decision = capture.decide(evidence: SessionEvidence(framesSeenElsewhere: 0))
         let decisionMs = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
         // The engine alone: the same observations replayed into a fresh session, timed.
         var replay = LivenessSession(policy: policy, plan: plan)
@@ -178,7 +173,7 @@ public enum SessionSimulator {
             _ = replay.observe(o.frame, descriptor: o.descriptor)
         }
         let engineNs = DispatchTime.now().uptimeNanoseconds - replayStart
-        return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: reflectionStart, decision: decision,
+        return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: capture.session.reflectionStartMs, decision: decision,
                                 engineMsPerFrame: observed.isEmpty ? 0 : Double(engineNs) / 1e6 / Double(observed.count),
                                 decisionMs: decisionMs,
                                 meanFaceBrightness: brightness.isEmpty ? nil : brightness.reduce(0, +) / Double(brightness.count))

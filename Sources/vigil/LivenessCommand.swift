@@ -16,7 +16,8 @@ enum LivenessCommand {
         }
         struct Reflection: Decodable {
             let colors: [ReflectionColor]
-            let startMs: Int
+            /// When the recording's sequence started: informational, the loop schedules it as the server does.
+            let startMs: Int?
             let stepMs: Int
         }
         struct Frame: Decodable {
@@ -30,6 +31,8 @@ enum LivenessCommand {
         let challenges: [Challenge]
         let reflection: Reflection?
         let frames: [Frame]
+        /// How many of the frames the server had also received in other sessions, when recorded.
+        let framesSeenElsewhere: Int?
     }
 
     struct Report: Encodable {
@@ -71,10 +74,10 @@ enum LivenessCommand {
                                  holdMs: file.challenges.map { $0.holdMs ?? ChallengePlanner.holdRangeMs.lowerBound },
                                  reflection: reflection)
         let analyzer = try FaceAnalyzer(models: try FaceModels())
-        var runner = LivenessRunner(session: LivenessSession(policy: policy, plan: plan), analyzer: analyzer)
-        var firstDescriptor: FaceDescriptor?
         // Arrival times, when every frame has one, decide `captureClock` as the server does.
-        var clock: CaptureClockCheck? = file.frames.allSatisfy { $0.arrivalMs != nil } ? CaptureClockCheck() : nil
+        var capture = CaptureAttempt(session: LivenessSession(policy: policy, plan: plan),
+                                     checksArrivals: file.frames.allSatisfy { $0.arrivalMs != nil })
+        var firstDescriptor: FaceDescriptor?
         for frame in file.frames {
             guard !frame.file.contains("/"), !frame.file.hasPrefix(".") else {
                 throw CLIError(code: "bad_session", message: "frame file '\(frame.file)' must be a plain name inside the session directory")
@@ -89,19 +92,16 @@ enum LivenessCommand {
             } catch {
                 throw CLIError(code: "bad_image", message: "frame \(frame.file): \(error.description)")
             }
-            if let start = file.reflection?.startMs, runner.session.reflectionStartMs == nil, frame.timestampMs >= start {
-                runner.startReflection(atMs: start)
-            }
-            let update = runner.process(image, timestampMs: frame.timestampMs, contentHash: contentHash(bytes))
-            if let arrival = frame.arrivalMs { clock?.observe(captureMs: frame.timestampMs, arrival: Date(timeIntervalSince1970: arrival / 1000)) }
+            let update = capture.process(image, captureMs: frame.timestampMs, arrival: frame.arrivalMs.map { Date(timeIntervalSince1970: $0 / 1000) },
+                                         contentHash: contentHash(bytes), with: analyzer)
             if args.has("trace") {
-                let descriptor = runner.lastObservation?.descriptor
+                let descriptor = capture.runner.lastObservation?.descriptor
                 if firstDescriptor == nil { firstDescriptor = descriptor }
-                trace(frame.timestampMs, runner.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
+                trace(frame.timestampMs, capture.runner.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
             }
         }
-        let decision = runner.decide(evidence: SessionEvidence(captureClock: clock))
-        let best = runner.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
+        let decision = capture.decide(evidence: SessionEvidence(framesSeenElsewhere: file.framesSeenElsewhere))
+        let best = capture.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
         try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
                              challenges: decision.challenges.map {
                                  Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs, reason: $0.reason)

@@ -11,7 +11,7 @@ struct EngineState: Codable {
     var runner: LivenessRunner.State
     /// Which attempt this is, from 1 to the policy's `maxAttempts`.
     var attempt: Int
-    /// The current attempt's capture clock against arrival times (absent in older states).
+    /// The current attempt's capture clock against arrival times (absent when not checked).
     var clock: CaptureClockCheck?
 
     var bytes: [UInt8] {

@@ -7,29 +7,27 @@ import VigilStore
 /// store keeps. Frames of one session are processed one at a time (its entry's lock); different
 /// sessions run in parallel.
 final class LiveSessions: @unchecked Sendable {
-    /// One session's engine, its attempt number and the record it was last stored with.
+    /// One session's current attempt (engine and capture clock), its number, and the record it
+    /// was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `record`, `runner`, `attempt` and `clock` are only used with `lock` held.
+        // Invariant: `record`, `capture` and `attempt` are only used with `lock` held.
         let lock = NSLock()
         var record: SessionRecord
-        var runner: LivenessRunner
+        var capture: CaptureAttempt
         var attempt: Int
-        var clock: CaptureClockCheck
-        init(record: SessionRecord, runner: LivenessRunner, attempt: Int, clock: CaptureClockCheck = CaptureClockCheck()) {
+        init(record: SessionRecord, capture: CaptureAttempt, attempt: Int) {
             self.record = record
-            self.runner = runner
+            self.capture = capture
             self.attempt = attempt
-            self.clock = clock
         }
 
         /// Starts the attempt over on `session` (a new plan): a fresh engine and capture clock.
         func restart(_ session: LivenessSession) {
-            runner = LivenessRunner(session: session, analyzer: runner.analyzer)
-            clock = CaptureClockCheck()
+            capture = CaptureAttempt(session: session, checksArrivals: capture.clock != nil)
         }
 
         /// What the store keeps of it.
-        var state: EngineState { EngineState(runner: runner.state, attempt: attempt, clock: clock) }
+        var state: EngineState { EngineState(runner: capture.runner.state, attempt: attempt, clock: capture.clock) }
     }
 
     // Invariant: `entries` is only touched with `lock` held.

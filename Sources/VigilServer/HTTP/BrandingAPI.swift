@@ -29,7 +29,7 @@ enum BrandingAPI {
     }
 
     /// The stored branding of a tenant.
-    static func branding(tenantId: String, _ context: ServerContext) throws(HTTPError) -> Branding? {
+    static func branding(tenantId: String, _ context: ServerContext) throws(ServiceError) -> Branding? {
         let bytes = try context.stored { () throws(StoreError) in try context.store.branding(tenantId: tenantId) }
         return bytes.flatMap { try? JSONDecoder().decode(Branding.self, from: Data($0)) }
     }

@@ -23,20 +23,17 @@ extension DeviceAPI {
 
     static func camera(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
         let report = try context.decode(CameraReport.self, from: request.body, fields: ["label", "facing"])
         guard report.label.count <= maxCameraLabel, !report.label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw HTTPError(.invalidField, "label must be at most \(maxCameraLabel) characters without control characters")
         }
         let virtual = VirtualCamera.name(inLabel: report.label) != nil
-        return try withEngine(record, context) { entry in
-            var next = entry.record
+        return try context.capture.change(record) { (next, _) in
             var risk = next.risk ?? SessionRisk()
             risk.camera = SessionRisk.Camera(label: report.label, facing: report.facing ?? .unknown)
             risk.virtualCamera = virtual || risk.virtualCamera == true
             next.risk = risk
-            next.updatedAt = Date()
-            try save(entry, next, personalData: .keep, context)
             return .json(CameraAnswer(virtualCamera: risk.virtualCamera == true,
                                       refused: risk.virtualCamera == true && next.policy.refuseVirtualCamera))
         }

@@ -41,7 +41,7 @@ enum CapturePage {
             // Framing is refused unless the session's tenant allowlisted origins.
             let id = request.parameters["sessionId"] ?? ""
             let tenant = id.utf8.count <= 64 ? try context.stored { () throws(StoreError) in try context.store.tenantId(sessionId: id) } : nil
-            let ancestors = try tenant.flatMap { (id) throws(HTTPError) in try BrandingAPI.branding(tenantId: id, context)?.frameAncestors } ?? []
+            let ancestors = try tenant.flatMap { (id) throws(ServiceError) in try BrandingAPI.branding(tenantId: id, context)?.frameAncestors } ?? []
             return page(frameAncestors: ancestors)
         }
         router.add("GET", "/c/assets/{file}") { request in

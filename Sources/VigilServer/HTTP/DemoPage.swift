@@ -18,7 +18,7 @@ enum DemoPage {
             let tenant = try demoTenant(request, context)
             let level = RiskLevel(rawValue: request.query["risk"] ?? "low") ?? .low
             let id = Identifiers.id("ses_")
-            let (record, token) = TenantAPI.newSession(tenantId: tenant.id, policy: .preset(level), context) {
+            let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: .preset(level)) {
                 $0.id = id
                 $0.externalRef = "demo"
                 $0.redirectUrl = "\(context.baseURL)/demo/sessions/\(id)"
@@ -32,7 +32,7 @@ enum DemoPage {
             guard let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
                 throw HTTPError(.sessionNotFound, "no such demo session")
             }
-            return result(try context.expireIfDue(record), context)
+            return result(try context.capture.expireIfDue(record), context)
         }
     }
 

@@ -9,10 +9,6 @@ import VigilStore
 enum DeviceAPI {
     /// The largest frame accepted (a 640x480 JPEG is 30-80 KB).
     static let maxFrameBytes = 2 * 1024 * 1024
-    /// Frames accepted per session.
-    static let maxFrames = 3000
-    /// How long after the frame that finished the motions the reflection colours start.
-    static let reflectionNoticeMs = 1000
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
@@ -73,7 +69,7 @@ enum DeviceAPI {
         } else {
             let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }
             guard let read else { throw HTTPError(.invalidToken, "the session token is not valid") }
-            let record = try context.expireIfDue(read)
+            let record = try context.capture.expireIfDue(read)
             body = statusView(record).jsonBytes
             context.statusAnswers.store(body, for: record.id, version: record.version)
         }
@@ -87,50 +83,6 @@ enum DeviceAPI {
                           redirectUrl: record.redirectUrl,
                           collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true,
                           motionOnlyAvailable: record.status.isFinal || record.risk?.reflectionDeclined == true || record.policy.motionOnly() == nil ? nil : true)
-    }
-
-    /// Runs `body` on the session's engine, its lock held, after bringing the entry up to date:
-    /// an entry older than `record` (another process went on with the session) is rebuilt from
-    /// the stored state, and a session that ended meanwhile is refused.
-    static func withEngine<T>(_ record: SessionRecord, _ context: ServerContext, _ body: (LiveSessions.Entry) throws -> T) throws -> T {
-        let make = { (record: SessionRecord) throws(EngineState.Error) -> LiveSessions.Entry in
-            let state = try EngineState(record.engineState)
-            let runner = context.analyzers.with { LivenessRunner(state: state.runner, analyzer: $0) }
-            return LiveSessions.Entry(record: record, runner: runner, attempt: state.attempt, clock: state.clock ?? CaptureClockCheck())
-        }
-        do {
-            let entry = try context.live.entry(record, make: make)
-            entry.lock.lock()
-            defer { entry.lock.unlock() }
-            if record.version > entry.record.version {
-                let reloaded = try make(record)
-                entry.runner = reloaded.runner
-                entry.attempt = reloaded.attempt
-                entry.clock = reloaded.clock
-                entry.record = record
-            }
-            guard !entry.record.status.isFinal else { throw finished(entry.record) }
-            return try body(entry)
-        } catch let error as EngineState.Error {
-            context.live.remove(record.id)
-            throw error == .missing ? HTTPError(.sessionFinished, "the session has no engine state")
-                : HTTPError(.engineStateCorrupt, "the session's stored engine state cannot be read")
-        }
-    }
-
-    /// Stores the entry's record, on a conflict (the session was cancelled, erased or expired
-    /// meanwhile) dropping the entry and answering with the session's state as stored.
-    static func save(_ entry: LiveSessions.Entry, _ record: SessionRecord, personalData: PersonalDataChange, _ context: ServerContext) throws(HTTPError) {
-        do {
-            entry.record = try context.store.updateSession(record, enqueue: nil, personalData: personalData)
-        } catch .staleVersion {
-            context.live.remove(record.id)
-            let current = try context.stored { () throws(StoreError) in try context.store.session(id: record.id, tenantId: record.tenantId) }
-            if let current, current.status.isFinal { throw finished(current) }
-            throw HTTPError(.concurrentUpdate, "the session changed meanwhile; retry")
-        } catch {
-            throw HTTPError(.storageUnavailable, "the database could not complete the request")
-        }
     }
 
     /// What a frame answers: live guidance and challenge state.
@@ -153,7 +105,7 @@ enum DeviceAPI {
 
     static func frame(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
         guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
             throw HTTPError(.unsupportedMediaType, "a frame is one JPEG with 'Content-Type: image/jpeg'")
         }
@@ -169,105 +121,35 @@ enum DeviceAPI {
         } catch {
             throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
         }
-        return try withEngine(record, context) { entry in
-            guard entry.runner.session.frameCount < maxFrames else {
-                throw HTTPError(.tooManyFrames, "a session takes at most \(maxFrames) frames")
-            }
-            let hash = contentHash(request.body)
-            let update = context.analyzers.with { analyzer in
-                entry.runner.analyzer = analyzer
-                return entry.runner.process(image, timestampMs: captureMs, contentHash: hash)
-            }
-            if context.configuration.checkCaptureClock { entry.clock.observe(captureMs: captureMs) }
-            let retainedUntil = Date().addingTimeInterval(context.configuration.retention)
-            try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
-            context.metrics.add("vigil_frames_total")
-            if entry.runner.session.reflectionDue {
-                // The page shows the sequence from this capture time on its own clock, after
-                // announcing it for about a second (flashes are announced before they start).
-                entry.runner.startReflection(atMs: captureMs + reflectionNoticeMs)
-            }
-            // The best frame so far is kept as uploaded, as the audit image.
-            let personalData: PersonalDataChange = entry.runner.session.bestFrame?.timestampMs == captureMs
-                ? .storeAuditImage(AuditImage(jpeg: request.body, deleteAfter: retainedUntil)) : .keep
-            var retry: FrameAnswer.Retry?
-            if entry.runner.session.finished {
-                let decision = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
-                if decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
-                    // Another attempt with a new plan; the tenant only ever sees the last one.
-                    entry.attempt += 1
-                    retry = .init(feedback: decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
-                    entry.restart(newEngine(entry.record.attemptPolicy))
-                    context.metrics.add("vigil_attempts_failed_total")
-                } else {
-                    entry.record = try Completion.complete(entry.record, decision, attempt: entry.attempt, personalData: personalData, context)
-                }
-            }
-            if !entry.record.status.isFinal {
-                var next = entry.record
-                next.status = .capturing
-                next.engineState = entry.state.bytes
-                next.updatedAt = Date()
-                try save(entry, next, personalData: personalData, context)
-            }
-            return .json(answer(entry, retry == nil ? update : nil, retry: retry), headers: [("Cache-Control", "no-store")])
-        }
+        let progress = try context.capture.frame(record, image: image, jpeg: request.body, captureMs: captureMs)
+        return .json(answer(progress), headers: [("Cache-Control", "no-store")])
     }
 
-    /// A fresh engine for `policy` with a newly drawn plan.
-    static func newEngine(_ policy: LivenessPolicy) -> LivenessSession {
-        var generator = PlanGenerator.random()
-        return LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-    }
-
-    /// The frame answer from the engine after a frame (`update` is nil when a new attempt began).
-    static func answer(_ entry: LiveSessions.Entry, _ update: TrackerUpdate?, retry: FrameAnswer.Retry?) -> FrameAnswer {
-        let session = entry.runner.session
+    /// The frame answer from the engine after a frame.
+    static func answer(_ progress: CaptureService.FrameProgress) -> FrameAnswer {
+        let engine = progress.engine, update = progress.update
         let challenge = update?.challengeIndex.map { i in
-            ChallengeView(index: i, total: session.tracker.challenges.count, kind: session.tracker.challenges[i].kind, progress: update?.progress ?? 0,
-                          state: session.tracker.challenges[i].state)
+            ChallengeView(index: i, total: engine.tracker.challenges.count, kind: engine.tracker.challenges[i].kind, progress: update?.progress ?? 0,
+                          state: engine.tracker.challenges[i].state)
         }
         var reflection: FrameAnswer.Reflection?
-        if let start = session.reflectionStartMs, let sequence = session.plan.reflection {
+        if let start = engine.reflectionStartMs, let sequence = engine.plan.reflection {
             reflection = .init(colors: sequence.colors, startMs: start, stepMs: sequence.stepMs)
         }
-        let face = entry.runner.lastObservation?.frame.faces.isEmpty == false
-        let verdict = entry.record.verdict
-        return FrameAnswer(status: entry.record.status, attempt: entry.attempt, maxAttempts: entry.record.policy.maxAttempts, retry: retry,
-                           face: face, guidance: update?.guidance, challenge: challenge, reflection: reflection, outcome: verdict?.outcome,
-                           feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: entry.record.signedResult)
+        let record = progress.record, verdict = record.verdict
+        return FrameAnswer(status: record.status, attempt: progress.attempt, maxAttempts: record.policy.maxAttempts,
+                           retry: progress.retry.map { .init(feedback: $0.feedback, attemptsLeft: $0.attemptsLeft) },
+                           face: progress.face, guidance: update?.guidance, challenge: challenge, reflection: reflection, outcome: verdict?.outcome,
+                           feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: record.signedResult)
     }
 
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
-        return try withEngine(record, context) { entry in
-            let decision = try Completion.decide(entry.record, runner: entry.runner, clock: entry.clock, context)
-            entry.record = try Completion.complete(entry.record, decision, attempt: entry.attempt, context)
-            return .json(statusView(entry.record))
-        }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        return .json(statusView(try context.capture.finish(record)))
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        var record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
-        context.live.remove(record.id)
-        record.status = .cancelled
-        record.engineState = nil
-        record.updatedAt = Date()
-        let stored = try context.stored { () throws(StoreError) in
-            try context.store.updateSession(record, enqueue: try context.event("session.cancelled", for: record))
-        }
-        return .json(statusView(stored))
-    }
-
-    /// The answer for a frame, finish or cancel on a session that is over.
-    static func finished(_ record: SessionRecord) -> HTTPError {
-        switch record.status {
-        case .expired: HTTPError(.sessionExpired, "the session expired")
-        case .completed where record.verdict?.lockedOut == true:
-            HTTPError(.sessionLocked, "the session used all its \(record.policy.maxAttempts) attempts")
-        default: HTTPError(.sessionFinished, "the session is \(record.status.rawValue)")
-        }
+        .json(statusView(try context.capture.cancel(try context.deviceSession(request))))
     }
 }

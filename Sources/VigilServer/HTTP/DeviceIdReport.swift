@@ -14,20 +14,17 @@ extension DeviceAPI {
 
     static func deviceId(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
         let report = try context.decode(DeviceIdReport.self, from: request.body, fields: ["deviceId"])
         guard SessionRisk.isDeviceId(report.deviceId) else {
             throw HTTPError(.invalidField, "deviceId must be 8-128 characters of A-Z a-z 0-9 - _ . :")
         }
-        return try withEngine(record, context) { entry in
-            guard entry.record.risk?.deviceId == nil else {
-                throw HTTPError(.deviceIdAlreadyReported, "the device id was reported already")
+        return try context.capture.change(record) { (next, _) throws(ServiceError) in
+            guard next.risk?.deviceId == nil else {
+                throw ServiceError(.deviceIdAlreadyReported, "the device id was reported already")
             }
-            var next = entry.record
             next.risk = next.risk ?? SessionRisk()
             next.risk?.deviceId = report.deviceId
-            next.updatedAt = Date()
-            try save(entry, next, personalData: .keep, context)
             return .json(["deviceId": report.deviceId])
         }
     }

@@ -15,7 +15,7 @@ extension DeviceAPI {
 
     static func location(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
         let report = try context.decode(LocationReport.self, from: request.body, fields: ["status", "latitude", "longitude", "accuracyMeters"])
         let coordinates = [report.latitude, report.longitude, report.accuracyMeters]
         switch report.status {
@@ -29,18 +29,15 @@ extension DeviceAPI {
         case .denied, .timeout, .unavailable:
             guard coordinates.allSatisfy({ $0 == nil }) else { throw HTTPError(.invalidField, "only a granted location has coordinates") }
         }
-        return try withEngine(record, context) { entry in
-            guard entry.record.risk?.location != nil else {
-                throw HTTPError(.locationNotRequested, "this session was not created with collectLocation")
+        return try context.capture.change(record) { (next, _) throws(ServiceError) in
+            guard next.risk?.location != nil else {
+                throw ServiceError(.locationNotRequested, "this session was not created with collectLocation")
             }
-            guard entry.record.risk?.location?.status == .missing else {
-                throw HTTPError(.locationAlreadyReported, "the location was reported already")
+            guard next.risk?.location?.status == .missing else {
+                throw ServiceError(.locationAlreadyReported, "the location was reported already")
             }
-            var next = entry.record
             next.risk?.location = SessionRisk.Location(status: report.status, latitude: report.latitude, longitude: report.longitude,
                                                        accuracyMeters: report.accuracyMeters)
-            next.updatedAt = Date()
-            try save(entry, next, personalData: .keep, context)
             return .json(["status": report.status.rawValue])
         }
     }

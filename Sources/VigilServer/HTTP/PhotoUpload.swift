@@ -29,7 +29,7 @@ enum PhotoUpload {
             throw HTTPError(.invalidImage, "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
         }
         do {
-            return try context.analyzers.with { try PhotoFace(in: image, analyzer: $0) }
+            return try context.analyzers.withAnalyzer { try PhotoFace(in: image, analyzer: $0) }
         } catch PhotoFace.Failure.noFace {
             throw HTTPError(.noFace, "no face was found in '\(field)'")
         } catch {

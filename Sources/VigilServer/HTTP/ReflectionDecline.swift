@@ -11,27 +11,9 @@ import VigilStore
 extension DeviceAPI {
     static func declineReflection(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw finished(record) }
-        guard let fallback = record.policy.motionOnly() else {
-            throw HTTPError(.motionOnlyNotAllowed, "this session's policy has no motion-only alternative")
-        }
-        return try withEngine(record, context) { entry in
-            guard entry.record.risk?.reflectionDeclined != true else {
-                throw HTTPError(.reflectionAlreadyDeclined, "the flashes were declined already")
-            }
-            guard entry.runner.session.reflectionStartMs == nil else {
-                throw HTTPError(.reflectionStarted, "the flashes already started in this attempt")
-            }
-            entry.restart(newEngine(fallback))
-            var next = entry.record
-            next.risk = next.risk ?? SessionRisk()
-            next.risk?.reflectionDeclined = true
-            next.engineState = entry.state.bytes
-            next.updatedAt = Date()
-            try save(entry, next, personalData: .keep, context)
-            context.metrics.add("vigil_reflection_declined_total")
-            return .json(MotionOnlyAnswer(attempt: entry.attempt, challenges: fallback.count))
-        }
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let restarted = try context.capture.declineReflection(record)
+        return .json(MotionOnlyAnswer(attempt: restarted.attempt, challenges: restarted.challenges))
     }
 
     /// The answer: the attempt goes on with this many motion challenges and no flashes.

@@ -59,7 +59,7 @@ enum TenantAPI {
         } catch {
             throw HTTPError(.invalidPolicy, error.description)
         }
-        var risk = try body.ssid.map { (ssid) throws(HTTPError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
+        var risk = try body.ssid.map { (ssid) throws(ServiceError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
         if body.collectLocation == true {
             risk = risk ?? SessionRisk()
             risk?.location = SessionRisk.Location(status: .missing)
@@ -68,7 +68,7 @@ enum TenantAPI {
             let face = try PhotoUpload.face(image, field: "referenceImage", context)
             return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: Date().addingTimeInterval(context.configuration.retention))
         }
-        let (record, token) = newSession(tenantId: tenant.id, policy: validated, context) {
+        let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: validated) {
             $0.ssid = body.ssid
             $0.externalRef = body.externalRef
             $0.locale = body.locale
@@ -109,20 +109,6 @@ enum TenantAPI {
         return true
     }
 
-    /// A new session record with a freshly drawn plan (not yet stored) and its token.
-    static func newSession(tenantId: String, policy: LivenessPolicy, _ context: ServerContext,
-                           fields: (inout SessionRecord) -> Void = { _ in }) -> (record: SessionRecord, token: String) {
-        var generator = PlanGenerator.random()
-        let now = Date()
-        let token = Identifiers.sessionToken()
-        var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
-                                   createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
-        fields(&record)
-        let plan = ChallengePlanner.plan(for: policy, using: &generator)
-        record.engineState = EngineState(runner: LivenessRunner.State(session: LivenessSession(policy: policy, plan: plan)), attempt: 1).bytes
-        return (record, token)
-    }
-
     /// A session as the tenant sees it.
     struct SessionView: Encodable {
         let sessionId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, updatedAt: Date
@@ -158,7 +144,7 @@ enum TenantAPI {
         guard id.utf8.count <= 64, let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
             throw HTTPError(.sessionNotFound, "no such session")
         }
-        return try context.expireIfDue(record)
+        return try context.capture.expireIfDue(record)
     }
 
     static func readSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
@@ -179,53 +165,15 @@ enum TenantAPI {
                                    facesInA: a.faces, facesInB: b.faces))
     }
 
-    /// Erases a session's personal data: the audit image, the reference face, the `ssid`, the
-    /// location's coordinates, the device id and the camera label, in the session, in its result
-    /// (signed again without them) and in its webhooks not yet delivered. An open session is
-    /// cancelled first.
+    /// Erases a session's personal data (see `CaptureService.erase`); an open session is cancelled first.
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        var record = try owned(request, context)
-        context.live.remove(record.id)
-        let cancelling = !record.status.isFinal
-        if cancelling { record.status = .cancelled }
-        record.engineState = nil
-        record.updatedAt = Date()
-        record.ssid = nil
-        record.risk = record.risk?.erasingPersonalData
-        if var verdict = record.verdict {
-            verdict.risk = verdict.risk?.erasingPersonalData
-            let signed = try context.sign(verdict)
-            record.result = signed.json
-            record.signedResult = signed.jws
-        }
-        let payloads = try erasedWebhookPayloads(record, context)
-        let stored = try context.stored { () throws(StoreError) in
-            try context.store.updateSession(record, enqueue: cancelling ? try context.event("session.cancelled", for: record) : nil,
-                                            personalData: .erase(webhookPayloads: payloads))
-        }
+        let stored = try context.capture.erase(try owned(request, context))
         struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
         return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))
     }
 }
 
 extension TenantAPI {
-    /// The payloads of `record`'s webhooks not yet delivered, rewritten with its erased result.
-    static func erasedWebhookPayloads(_ record: SessionRecord, _ context: ServerContext) throws(HTTPError) -> [String: [UInt8]] {
-        let pending = try context.stored { () throws(StoreError) in try context.store.webhooks(sessionId: record.id) }.filter { $0.state == .pending }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        var payloads: [String: [UInt8]] = [:]
-        for delivery in pending {
-            guard var event = try? decoder.decode(WebhookEvent.self, from: Data(delivery.payload)) else { continue }
-            if event.result != nil {
-                event.result = record.verdict
-                event.signedResult = record.signedResult
-            }
-            payloads[delivery.id] = (try? HTTPJSON.encoder.encode(event)).map { [UInt8]($0) } ?? []
-        }
-        return payloads
-    }
-
     /// A tenant's webhook endpoint; the secret only when just made.
     struct WebhookView: Encodable {
         let url: String?

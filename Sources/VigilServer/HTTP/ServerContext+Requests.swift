@@ -1,0 +1,96 @@
+import Foundation
+import VigilCore
+import VigilHTTP
+import VigilStore
+
+/// What handlers read from a request through the context: the caller (API key or session
+/// token, after the rate limits) and strictly decoded JSON bodies.
+extension ServerContext {
+    /// 429 with `Retry-After`.
+    static func tooMany(_ seconds: Int, _ what: String) -> HTTPError {
+        HTTPError(.rateLimited, "too many \(what); retry in \(seconds) s", headers: [("Retry-After", String(seconds))])
+    }
+
+    /// The per-IP limit, and the lock-out of an IP that failed authentication too often.
+    private func admit(_ request: HTTPRequest) throws(HTTPError) {
+        guard configuration.rateLimits.enabled else { return }
+        if let wait = perIP.take(request.remoteAddress) { throw Self.tooMany(wait, "requests from this address") }
+        if let wait = authFailures.wait(request.remoteAddress) { throw Self.tooMany(wait, "failed authentications from this address") }
+    }
+
+    /// Counts a failed authentication against the caller's IP.
+    private func failedAuthentication(_ request: HTTPRequest, _ error: HTTPError) -> HTTPError {
+        guard configuration.rateLimits.enabled else { return error }
+        if let wait = authFailures.take(request.remoteAddress) { return Self.tooMany(wait, "failed authentications from this address") }
+        return error
+    }
+
+    /// The tenant whose API key is the request's bearer token.
+    func tenant(_ request: HTTPRequest) throws -> Tenant {
+        try admit(request)
+        guard let key = request.bearerToken else {
+            throw HTTPError(.missingAPIKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        let hash = Identifiers.hash(key)
+        guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
+            throw failedAuthentication(request, HTTPError(.invalidAPIKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        request.notes.tenantId = tenant.id
+        if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
+        return tenant
+    }
+
+    /// The session whose token is the request's bearer token, expired first when its time is up.
+    func deviceSession(_ request: HTTPRequest) throws -> SessionRecord {
+        let record = try authenticateDevice(request) { (hash) throws(StoreError) in try store.session(tokenHash: hash) }
+        request.notes.tenantId = record.tenantId
+        return try capture.expireIfDue(record)
+    }
+
+    /// The head of that session (not expired here: the caller checks `expiresAt`).
+    func deviceHead(_ request: HTTPRequest) throws -> SessionHead {
+        let head = try authenticateDevice(request) { (hash) throws(StoreError) in try store.sessionHead(tokenHash: hash) }
+        request.notes.tenantId = head.tenantId
+        return head
+    }
+
+    /// What `read` finds by the hash of the request's session token, after the rate limits.
+    private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws -> T {
+        try admit(request)
+        guard let token = request.bearerToken, token.utf8.count <= 128 else {
+            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        let hash = Identifiers.hash(token)
+        guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
+            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
+        return found
+    }
+
+    /// Decodes a JSON object body strictly: only `fields` at the top level, types as `T` says.
+    func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], fields: Set<String>) throws(HTTPError) -> T {
+        guard !body.isEmpty else { throw HTTPError(.invalidJSON, "the body must be a JSON object") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw HTTPError(.invalidJSON, "the body is not a JSON object")
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw HTTPError(.unknownField, "unknown field '\(unknown)'")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw HTTPError(.invalidField, "field '\(Self.path(context))' has the wrong type")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw HTTPError(.invalidField, "field '\(Self.path(context))' has an invalid value")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw HTTPError(.missingField, "field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is required")
+        } catch {
+            throw HTTPError(.invalidJSON, "the body does not decode")
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+}

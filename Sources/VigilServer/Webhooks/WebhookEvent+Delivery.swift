@@ -1,0 +1,20 @@
+import Foundation
+import VigilCore
+import VigilHTTP
+import VigilStore
+
+/// Webhook bodies.
+extension WebhookEvent {
+    /// A pending delivery of `event` for `session`.
+    static func delivery(_ event: String, session: SessionRecord, result: VerdictPayload?) -> WebhookDelivery {
+        let id = Identifiers.id("evt_")
+        let body = WebhookEvent(id: id, type: event, createdAt: Date(), sessionId: session.id, externalRef: session.externalRef,
+                                status: session.status, result: result, signedResult: session.signedResult)
+        return WebhookDelivery(id: id, tenantId: session.tenantId, sessionId: session.id, event: event, payload: encoded(body), createdAt: Date())
+    }
+
+    /// The JSON body sent (encoding plain values does not fail).
+    static func encoded(_ event: WebhookEvent) -> [UInt8] {
+        (try? HTTPJSON.encoder.encode(event)).map { [UInt8]($0) } ?? []
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import VigilCore
+import VigilFace
+import VigilServer
+import VigilStore
+import VigilSynth
+
+/// A session captured by a real server, recorded as the server saw it (frames, capture and
+/// arrival times, the drawn plan, frames seen elsewhere), then replayed through `vigil liveness`:
+/// the replay reaches the signed result's outcome, feedback and checks, because the server, the
+/// evaluation and the CLI run one frame loop and one decision.
+@Suite(.serialized) struct ServerReplayTests {
+    static let models = try! FaceModels()
+
+    /// The recording and the signed result of one server session.
+    struct Recorded {
+        let directory: URL
+        let signed: VerdictPayload
+    }
+
+    /// Runs a synthetic person against a fresh server and records the session into a directory
+    /// in the format of docs/session-format.md. `follows` says whether the person does what the
+    /// page asks.
+    static func record(policy: [String: Any], follows: Bool, seed: UInt64) throws -> Recorded {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-replay-\(UUID().uuidString)")
+        let store = try VigilServer.openStore(data)
+        let (_, apiKey) = try Administration.createTenant(name: "replay", in: store)
+        var configuration = ServerConfiguration(dataDirectory: data)
+        configuration.port = 0
+        let server = try VigilServer(configuration: configuration, models: models)
+        defer { server.shutdown() }
+        let client = Client(port: server.port)
+
+        let created = try client.send("POST", "/v1/sessions", bearer: apiKey, body: try JSONSerialization.data(withJSONObject: ["policy": policy]))
+        let id = try #require(created["sessionId"] as? String), token = try #require(created["sessionToken"] as? String)
+        // The plan the server drew, as its stored engine state holds it before the first frame.
+        let tenantId = try #require(try store.tenants().first).id
+        let state = try #require(try store.session(id: id, tenantId: tenantId)?.engineState)
+        let plan = try #require(((try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])?["runner"] as? [String: Any])
+            .flatMap { ($0["session"] as? [String: Any])?["plan"] as? [String: Any] })
+
+        let rig = try FaceRig(photo: try Image(contentsOf: URL(fileURLWithPath: "\(CLITests.fixtures)/grace_hopper.jpg")), name: "grace",
+                              analyzer: try FaceAnalyzer(models: models))
+        var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: seed)
+        var random = SynthRandom(seed: seed &+ 6)
+        var screen = ScreenState()
+        var reflection: (colors: [String], startMs: Int, stepMs: Int)?
+        let directory = data.appendingPathComponent("recording")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var frames: [[String: Any]] = []
+        var last: [String: Any] = [:]
+        // Frames go out in real time, as a camera's do: the capture clock may not run ahead of arrivals.
+        let start = Date()
+        for ms in stride(from: 0, to: 30_000, by: 100) {
+            let due = start.addingTimeInterval(Double(ms) / 1000).timeIntervalSinceNow
+            if due > 0 { Thread.sleep(forTimeInterval: due) }
+            if let r = reflection, ms >= r.startMs, (ms - r.startMs) / r.stepMs < r.colors.count {
+                let hex = Array(r.colors[(ms - r.startMs) / r.stepMs].utf8.dropFirst())
+                let channel = { (i: Int) in Double(Int(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16) ?? 255) / 255 }
+                screen.color = (channel(0), channel(2), channel(4))
+            } else {
+                screen.color = (1, 1, 1)
+            }
+            var pixels = person.frame(at: ms, screen: screen)
+            pixels.addNoise(sigma: 2, using: &random)
+            let jpeg = pixels.image().jpegData(quality: 85)
+            let name = String(format: "%06d.jpg", frames.count)
+            try Data(jpeg).write(to: directory.appendingPathComponent(name))
+            frames.append(["file": name, "timestampMs": ms, "arrivalMs": Date().timeIntervalSince1970 * 1000])
+            last = try client.send("POST", "/v1/client/frames", bearer: token, body: Data(jpeg),
+                                   headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": String(ms)])
+            if last["status"] as? String == "completed" { break }
+            if follows, let challenge = last["challenge"] as? [String: Any], let index = challenge["index"] as? Int,
+               let kind = (challenge["kind"] as? String).flatMap(Motion.init(rawValue:)) {
+                if screen.prompt?.index != index { screen.prompt = (index, kind, ms + 100) }
+            } else {
+                screen.prompt = nil
+            }
+            if reflection == nil, let r = last["reflection"] as? [String: Any], let colors = r["colors"] as? [String],
+               let start = r["startMs"] as? Int, let step = r["stepMs"] as? Int {
+                reflection = (colors, start, step)
+            }
+        }
+        let compact = try #require(last["signedResult"] as? String)
+        let signed = try JSONDecoder().decode(VerdictPayload.self, from: Data(try CompactJWS(parsing: compact).payload))
+        let motions = plan["motions"] as? [String] ?? [], holds = plan["holdMs"] as? [Int] ?? []
+        var session: [String: Any] = [
+            "policy": policy, "frames": frames, "framesSeenElsewhere": try store.framesSeenElsewhere(sessionId: id),
+            "challenges": zip(motions, holds).map { ["kind": $0, "holdMs": $1] },
+        ]
+        if let r = plan["reflection"] as? [String: Any] { session["reflection"] = r }
+        try JSONSerialization.data(withJSONObject: session).write(to: directory.appendingPathComponent("session.json"))
+        return Recorded(directory: directory, signed: signed)
+    }
+
+    /// The replay's report against the signed result: the same outcome, feedback and checks.
+    static func expectSameDecision(_ recorded: Recorded) throws {
+        defer { try? FileManager.default.removeItem(at: recorded.directory.deletingLastPathComponent()) }
+        let replay = try CLITests.run(["liveness", recorded.directory.path])
+        let report = try #require(replay.json as? [String: Any], "\(replay.stderr)")
+        #expect(report["outcome"] as? String == recorded.signed.outcome)
+        #expect(report["feedback"] as? [String] == recorded.signed.feedback.map(\.rawValue))
+        let checks = try #require(report["checks"] as? [String: [String: Any]])
+        #expect(Set(checks.keys) == Set(recorded.signed.checks.keys))
+        for (name, signed) in recorded.signed.checks {
+            let replayed = checks[name]
+            #expect(replayed?["passed"] as? Bool == signed.passed, "\(name)")
+            #expect(replayed?["reason"] as? String == signed.reason, "\(name)")
+            // Descriptor arithmetic is not bit-exact across BLAS thread counts: scores to 3 decimals.
+            #expect(abs((replayed?["score"] as? Double ?? -1) - signed.score) < 1e-3, "\(name)")
+        }
+    }
+
+    static var policy: [String: Any] {
+        ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "both", "maxAttempts": 1, "challengeTimeout": 6]
+    }
+
+    @Test func aPassedServerSessionReplaysToTheSameDecision() throws {
+        let recorded = try Self.record(policy: Self.policy, follows: true, seed: 3)
+        #expect(recorded.signed.outcome == "passed", "\(recorded.signed.feedback)")
+        #expect(recorded.signed.checks["reflection"] != nil && recorded.signed.checks["captureClock"] != nil)
+        try Self.expectSameDecision(recorded)
+    }
+
+    @Test func aFailedServerSessionReplaysToTheSameDecision() throws {
+        let recorded = try Self.record(policy: Self.policy, follows: false, seed: 5)
+        #expect(recorded.signed.outcome == "failed")
+        try Self.expectSameDecision(recorded)
+    }
+
+    /// A blocking JSON client.
+    struct Client {
+        let port: UInt16
+
+        func send(_ method: String, _ path: String, bearer: String, body: Data, headers: [String: String] = ["Content-Type": "application/json"]) throws -> [String: Any] {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.httpBody = body
+            request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let done = DispatchSemaphore(value: 0)
+            let box = Box()
+            URLSession.shared.dataTask(with: request) { data, _, _ in
+                box.data = data
+                done.signal()
+            }.resume()
+            done.wait()
+            return try #require((try? JSONSerialization.jsonObject(with: box.data ?? Data())) as? [String: Any])
+        }
+
+        final class Box: @unchecked Sendable { var data: Data? }
+    }
+}
