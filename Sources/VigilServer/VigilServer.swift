@@ -22,19 +22,30 @@ public final class VigilServer: Sendable {
     private let context: ServerContext
     private let worker: BackgroundWorker
 
-    /// Opens (or creates) the data directory, loads the face models and starts listening;
-    /// writes what it does to `logger`.
-    public init(configuration: ServerConfiguration, models: FaceModels, logger: any Logger = SilentLogger()) throws(ServerError) {
+    /// Opens (or creates) the data directory, loads `count` analyzers over the face models and
+    /// starts listening; writes what it does to `logger`.
+    public convenience init(configuration: ServerConfiguration, models: FaceModels, logger: any Logger = SilentLogger()) throws(ServerError) {
         let store = try Self.openStore(configuration.dataDirectory)
         let analyzers: AnalyzerPool
-        let signer: VerdictSigner
         do {
             analyzers = try AnalyzerPool(models: models, size: max(1, configuration.threads))
+        } catch {
+            throw ServerError(description: "cannot start: \(error)")
+        }
+        try self.init(configuration: configuration, store: store, analyzers: analyzers, logger: logger)
+    }
+
+    /// Starts listening over `store`, analysing faces with `analyzers`, reading the time from
+    /// `clock` and writing what it does to `logger`.
+    public init(configuration: ServerConfiguration, store: any Store, analyzers: AnalyzerPool, clock: any ServerClock = SystemClock(),
+                logger: any Logger = SilentLogger()) throws(ServerError) {
+        let signer: VerdictSigner
+        do {
             signer = try VerdictSigner(store: store)
         } catch {
             throw ServerError(description: "cannot start: \(error)")
         }
-        let context = ServerContext(configuration: configuration, store: store, signer: signer, analyzers: analyzers, logger: logger)
+        let context = ServerContext(configuration: configuration, store: store, signer: signer, analyzers: analyzers, clock: clock, logger: logger)
         var router = Router()
         TenantAPI.register(&router, context)
         DeviceAPI.register(&router, context)

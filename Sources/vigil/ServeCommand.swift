@@ -31,9 +31,10 @@ enum ServeCommand {
         let models = try FaceModels()
         let server: VigilServer
         do {
-            server = try VigilServer(configuration: configuration, models: models, logger: logger)
+            server = try VigilServer(configuration: configuration, store: store, analyzers: AnalyzerPool(models: models, size: configuration.threads),
+                                     logger: logger)
         } catch {
-            throw CLIError(code: "serve_failed", message: error.description)
+            throw CLIError(code: "serve_failed", message: "\(error)")
         }
         struct Started: Encodable {
             let listening: String, data: String, demoUrl: String

@@ -140,11 +140,12 @@ import VigilStore
     }
 
     @Test func theBackgroundPurgeDeletesAuditImagesPastRetentionAndKeepsTheSession() throws {
-        let t = try TestServer(retention: 1)
+        let t = try TestServer(sessionLifetime: 7200, retention: 3600)
         let (id, token) = t.createSession()
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                           body: try DeviceAPITests.jpegFrame()).status == 200)
         #expect(try t.store.auditImage(sessionId: id) != nil)
+        t.clock.advance(by: 3601)
         var waited = 0.0
         while try t.store.auditImage(sessionId: id) != nil, waited < 5 {
             Thread.sleep(forTimeInterval: 0.2)

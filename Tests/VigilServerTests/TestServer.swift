@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,6 +12,10 @@ import VigilStore
 /// HTTP client for the tests.
 final class TestServer: @unchecked Sendable {
     static let models = try! FaceModels()
+    /// One set of analyzers for every server of the test process (the pool lends them per call).
+    static let analyzers = try! AnalyzerPool(models: models, size: 2)
+    /// The servers' clock: the system's, moved on by `advance(by:)`.
+    let clock = TestClock()
     let server: VigilServer
     let store: SQLiteStore
     let data: URL
@@ -38,7 +43,7 @@ final class TestServer: @unchecked Sendable {
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, models: Self.models, logger: logger)
+        server = try VigilServer(configuration: configuration, store: store, analyzers: Self.analyzers, clock: clock, logger: logger)
         port = server.port
     }
 
@@ -47,7 +52,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
         configuration.checkCaptureClock = checkCaptureClock
-        return try VigilServer(configuration: configuration, models: Self.models)
+        return try VigilServer(configuration: configuration, store: try VigilServer.openStore(data), analyzers: Self.analyzers, clock: clock)
     }
 
     deinit { server.shutdown() }
@@ -94,4 +99,12 @@ final class TestServer: @unchecked Sendable {
     }
 
     final class ResultBox: @unchecked Sendable { var value: Response? }
+}
+
+/// The system clock moved on by whatever a test asks, so that expiry and retention need no sleeping.
+final class TestClock: ServerClock {
+    private let offset = Mutex<TimeInterval>(0)
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    /// Moves the time on by `seconds`.
+    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }

@@ -26,7 +26,7 @@ struct CaptureService {
     /// A new session record with its first attempt's engine (not yet stored), and its token.
     func newSession(tenantId: String, policy: LivenessPolicy,
                     fields: (inout SessionRecord) -> Void = { _ in }) -> (record: SessionRecord, token: String) {
-        let now = Date()
+        let now = context.clock.now
         let token = Identifiers.sessionToken()
         var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
                                    createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
@@ -62,9 +62,9 @@ struct CaptureService {
             let hash = contentHash(jpeg)
             let checksClock = context.configuration.checkCaptureClock
             let update = context.analyzers.withAnalyzer { analyzer in
-                entry.capture.process(image, captureMs: captureMs, arrival: checksClock ? Date() : nil, contentHash: hash, with: analyzer)
+                entry.capture.process(image, captureMs: captureMs, arrival: checksClock ? context.clock.now : nil, contentHash: hash, with: analyzer)
             }
-            let retainedUntil = Date().addingTimeInterval(context.configuration.retention)
+            let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
             context.metrics.add("vigil_frames_total")
             // The best frame so far is kept as uploaded, as the audit image.
@@ -87,7 +87,7 @@ struct CaptureService {
                 var next = entry.record
                 next.status = .capturing
                 next.engineState = entry.state.bytes
-                next.updatedAt = Date()
+                next.updatedAt = context.clock.now
                 try save(entry, next, personalData: personalData)
             }
             return FrameProgress(record: entry.record, attempt: entry.attempt, engine: entry.capture.session, update: retry == nil ? update : nil,
@@ -104,7 +104,7 @@ struct CaptureService {
             var next = entry.record
             let value = try change(&next, entry)
             next.engineState = entry.state.bytes
-            next.updatedAt = Date()
+            next.updatedAt = context.clock.now
             try save(entry, next, personalData: .keep)
             return value
         }
@@ -148,7 +148,8 @@ struct CaptureService {
     }
 
     /// Marks an unfinished session past `expiresAt` as expired (once) and returns it as stored.
-    func expireIfDue(_ record: SessionRecord, now: Date = Date()) throws(ServiceError) -> SessionRecord {
+    func expireIfDue(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
+        let now = context.clock.now
         guard !record.status.isFinal, now >= record.expiresAt else { return record }
         do {
             return try end(record, as: .expired, event: "session.expired", at: now)
@@ -182,14 +183,15 @@ struct CaptureService {
     /// `event` (when its tenant has one) and `personalData` in one transaction. The one place a
     /// session ends, whether completed, cancelled, erased or expired.
     private func end(_ record: SessionRecord, as status: SessionStatus, event: String?, result: VerdictPayload? = nil,
-                     personalData: PersonalDataChange = .keep, at now: Date = Date()) throws(ServiceError) -> SessionRecord {
+                     personalData: PersonalDataChange = .keep, at now: Date? = nil) throws(ServiceError) -> SessionRecord {
+        let now = now ?? context.clock.now
         var ended = record
         ended.status = status
         ended.engineState = nil
         ended.updatedAt = now
         context.live.remove(record.id)
         return try context.stored { () throws(StoreError) in
-            let webhook = try event.flatMap { (name) throws(StoreError) in try context.event(name, for: ended, result: result) }
+            let webhook = try event.flatMap { (name) throws(StoreError) in try context.event(name, for: ended, result: result, at: now) }
             return try context.store.updateSession(ended, enqueue: webhook, personalData: personalData)
         }
     }
@@ -220,7 +222,7 @@ struct CaptureService {
         let match = decision.match.map {
             VerdictPayload.Match(matched: $0.matched, similarity: ($0.similarity * 1000).rounded() / 1000, distance: ($0.distance * 1000).rounded() / 1000)
         }
-        let now = Date()
+        let now = context.clock.now
         let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
                                      jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
                                      score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks,

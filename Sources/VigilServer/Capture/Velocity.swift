@@ -12,7 +12,7 @@ enum Velocity {
 
     /// The signals for a new session of `ssid`, raising `policy` when they fire.
     static func assess(tenantId: String, ssid: String, policy: inout LivenessPolicy, _ context: ServerContext,
-                       now: Date = Date()) throws(ServiceError) -> SessionRisk {
+                       now: Date) throws(ServiceError) -> SessionRisk {
         let device = DeviceSessionData(ssid: ssid)
         let hints = device.map { d in DeviceSessionData.Integrity.allCases.map { DeviceSessionData(deviceId: d.deviceId, integrity: $0).ssid } } ?? [ssid]
         var failed = 0

@@ -64,7 +64,7 @@ enum DeviceAPI {
     static func status(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let head = try context.deviceHead(request)
         let body: [UInt8]
-        if head.status.isFinal || Date() < head.expiresAt, let cached = context.statusAnswers.answer(head.id, version: head.version) {
+        if head.status.isFinal || context.clock.now < head.expiresAt, let cached = context.statusAnswers.answer(head.id, version: head.version) {
             body = cached
         } else {
             let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }

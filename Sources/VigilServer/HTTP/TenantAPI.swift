@@ -59,14 +59,14 @@ enum TenantAPI {
         } catch {
             throw HTTPError(.invalidPolicy, error.description)
         }
-        var risk = try body.ssid.map { (ssid) throws(ServiceError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context) }
+        var risk = try body.ssid.map { (ssid) throws(ServiceError) in try Velocity.assess(tenantId: tenant.id, ssid: ssid, policy: &validated, context, now: context.clock.now) }
         if body.collectLocation == true {
             risk = risk ?? SessionRisk()
             risk?.location = SessionRisk.Location(status: .missing)
         }
         let reference = try body.referenceImage.map { (image) throws(HTTPError) in
             let face = try PhotoUpload.face(image, field: "referenceImage", context)
-            return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: Date().addingTimeInterval(context.configuration.retention))
+            return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: context.clock.now.addingTimeInterval(context.configuration.retention))
         }
         let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: validated) {
             $0.ssid = body.ssid

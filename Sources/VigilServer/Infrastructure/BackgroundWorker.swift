@@ -41,7 +41,9 @@ final class BackgroundWorker: Sendable {
         if wasRunning { stopped.wait() }
     }
 
-    func tick(now: Date = Date()) {
+    /// One pass: keys, expiry, the retention purge and due webhooks, at the context clock's time.
+    func tick() {
+        let now = context.clock.now
         // Each step fails alone and is logged; the next tick tries again.
         func attempt<T>(_ step: String, _ body: () throws -> T) -> T? {
             do {
@@ -54,7 +56,7 @@ final class BackgroundWorker: Sendable {
         // Keys rotated or revoked elsewhere (the CLI, another node); a failed read keeps the keys in hand.
         _ = attempt("refresh_keys") { try context.signer.refreshIfDue(now: now) }
         for session in attempt("find_expired", { try context.store.expiredSessions(now: now, limit: 100) }) ?? [] {
-            _ = attempt("expire_session") { try context.capture.expireIfDue(session, now: now) }
+            _ = attempt("expire_session") { try context.capture.expireIfDue(session) }
         }
         let webhooksBefore = now.addingTimeInterval(-context.configuration.retention)
         if let purged = attempt("purge", { try context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore) }), purged > 0 {

@@ -16,10 +16,13 @@ final class ServerContext: Sendable {
     let analyzers: AnalyzerPool
     let metrics = Metrics()
     let logger: any Logger
+    /// Where the server reads the time.
+    let clock: any ServerClock
     /// Request rate limits (the HTTP layer applies them).
     let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
 
-    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool, logger: any Logger) {
+    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool, clock: any ServerClock, logger: any Logger) {
+        self.clock = clock
         self.configuration = configuration
         self.logger = logger
         let limits = configuration.rateLimits
@@ -62,8 +65,8 @@ final class ServerContext: Sendable {
     }
 
     /// The webhook delivery of `name` for `record`, when its tenant has a webhook configured.
-    func event(_ name: String, for record: SessionRecord, result: VerdictPayload? = nil) throws(StoreError) -> WebhookDelivery? {
+    func event(_ name: String, for record: SessionRecord, result: VerdictPayload? = nil, at now: Date) throws(StoreError) -> WebhookDelivery? {
         guard try store.tenant(id: record.tenantId)?.webhookURL != nil else { return nil }
-        return WebhookEvent.delivery(name, session: record, result: result)
+        return WebhookEvent.delivery(name, session: record, result: result, at: now)
     }
 }

@@ -5,12 +5,12 @@ import VigilStore
 
 /// Webhook bodies.
 extension WebhookEvent {
-    /// A pending delivery of `event` for `session`.
-    static func delivery(_ event: String, session: SessionRecord, result: VerdictPayload?) -> WebhookDelivery {
+    /// A pending delivery of `event` for `session`, made at `now`.
+    static func delivery(_ event: String, session: SessionRecord, result: VerdictPayload?, at now: Date) -> WebhookDelivery {
         let id = Identifiers.id("evt_")
-        let body = WebhookEvent(id: id, type: event, createdAt: Date(), sessionId: session.id, externalRef: session.externalRef,
+        let body = WebhookEvent(id: id, type: event, createdAt: now, sessionId: session.id, externalRef: session.externalRef,
                                 status: session.status, result: result, signedResult: session.signedResult)
-        return WebhookDelivery(id: id, tenantId: session.tenantId, sessionId: session.id, event: event, payload: encoded(body), createdAt: Date())
+        return WebhookDelivery(id: id, tenantId: session.tenantId, sessionId: session.id, event: event, payload: encoded(body), createdAt: now)
     }
 
     /// The JSON body sent (encoding plain values does not fail).
