@@ -22,8 +22,8 @@ public final class VigilServer: Sendable {
     private let context: ServerContext
     private let worker: BackgroundWorker
 
-    /// Opens (or creates) the data directory, loads `count` analyzers over the face models and
-    /// starts listening; writes what it does to `logger`.
+    /// Opens (or creates) the data directory, makes one analyzer per thread over the face models
+    /// and starts listening; writes what it does to `logger`.
     public convenience init(configuration: ServerConfiguration, models: FaceModels, logger: any Logger = SilentLogger()) throws(ServerError) {
         let store = try Self.openStore(configuration.dataDirectory)
         let analyzers: AnalyzerPool
@@ -72,6 +72,7 @@ public final class VigilServer: Sendable {
     /// One access line per request (method, route template, status, duration, request id and
     /// tenant; never a token, key, query or body), and every 5xx with its cause.
     static func log(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, to logger: any Logger) {
+        guard response.status >= 500 || logger.level <= .info else { return }
         var fields: [String: LogValue] = [
             "method": .text(request.method), "route": .text(request.route ?? "unmatched"), "status": .integer(response.status),
             "ms": .number(milliseconds), "requestId": .text(request.requestId),
@@ -81,7 +82,7 @@ public final class VigilServer: Sendable {
         if response.status >= 500 {
             fields["cause"] = .text(response.cause ?? "unknown")
             logger.log(.error, "server_error", fields)
-        } else if logger.level <= .info {
+        } else {
             logger.log(.info, "request", fields)
         }
     }

@@ -43,10 +43,9 @@ enum AdminCommands {
         case "revoke" where args.positionals.count == 2:
             let store = try DataOption.store(DataOption.directory(args))
             let revoked = args.positionals[1]
-            guard try failing({ try store.signingKeys() }).contains(where: { $0.kid == revoked }) else {
+            guard let kid = try failing({ try Administration.revokeSigningKey(revoked, in: store) }) else {
                 throw CLIError(code: "not_found", message: "no signing key \(revoked)", exitCode: 1)
             }
-            let kid = try failing { try Administration.revokeSigningKey(revoked, in: store) }
             try printJSON(["revokedKid": revoked, "activeKid": kid,
                            "note": "running servers leave it out of the JWKS within \(refresh) s; results it signed no longer verify"])
         default: throw CLIError.usage(usage)

@@ -46,10 +46,10 @@ import VigilServer
         #expect(try Administration.revokeSigningKey(first, in: t.store) == second)
         #expect(Self.eventually { Self.publishedKids(t) == [second] })
         // The active key: a new one takes over at once.
-        let third = try Administration.revokeSigningKey(second, in: t.store)
+        let third = try #require(try Administration.revokeSigningKey(second, in: t.store))
         #expect(third != second)
         #expect(Self.eventually { Self.publishedKids(t) == [third] })
         #expect(try Self.signingKid(t) == third)
-        #expect(throws: (any Error).self) { try Administration.revokeSigningKey("k_missing", in: t.store) }
+        #expect(try Administration.revokeSigningKey("k_missing", in: t.store) == nil)
     }
 }

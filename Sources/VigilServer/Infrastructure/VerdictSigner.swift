@@ -33,11 +33,9 @@ final class VerdictSigner: @unchecked Sendable {
     }
 
     /// Withdraws key `kid` from the JWKS; when it was the active key a new one takes over.
-    /// Returns the active kid afterwards; throws `ServerError` when there is no such key.
-    static func revoke(kid: String, in store: any Store) throws -> String {
-        guard try store.revokeSigningKey(kid: kid, replacement: newKey(), at: Date()) else {
-            throw ServerError(description: "no signing key '\(kid)'")
-        }
+    /// Returns the active kid afterwards, or nil when there is no such key.
+    static func revoke(kid: String, in store: any Store) throws -> String? {
+        guard try store.revokeSigningKey(kid: kid, replacement: newKey(), at: Date()) else { return nil }
         return try load(store).0.0
     }
 
