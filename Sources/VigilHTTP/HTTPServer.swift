@@ -151,19 +151,11 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         let limit = server.router.bodyLimit(method: request.method, path: request.path)
         response = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)",
                              headers: [("Connection", "close")]).response(requestId: request.requestId)
+        response.headers.append(("X-Request-Id", request.requestId))
+        request.route = server.router.pattern(method: request.method, path: request.path)
     } else {
-        do {
-            response = try server.router.handle(request)
-        } catch let error as HTTPError {
-            response = error.response(requestId: request.requestId)
-        } catch let error as any HTTPErrorConvertible {
-            response = error.httpError.response(requestId: request.requestId)
-        } catch {
-            response = HTTPError(.internalError, "the server could not answer this request", cause: "\(error)").response(requestId: request.requestId)
-        }
+        response = server.router.respond(to: &request)
     }
-    response.headers.append(("X-Request-Id", request.requestId))
-    request.route = server.router.pattern(method: request.method, path: request.path)
     vh_reply_status(reply, Int32(response.status))
     for (name, value) in response.headers { vh_reply_header(reply, name, value) }
     response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }

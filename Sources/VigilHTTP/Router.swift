@@ -62,6 +62,25 @@ public struct Router: Sendable {
         return try route.handler(request)
     }
 
+    /// The answer to `request`: its handler's, or the error it threw as an error answer
+    /// (`HTTPError`, `HTTPErrorConvertible`, anything else as `internal_error` with its cause),
+    /// with `X-Request-Id`. The server answers every request this way; tests may call it directly.
+    public func respond(to request: inout HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try handle(request)
+        } catch let error as HTTPError {
+            response = error.response(requestId: request.requestId)
+        } catch let error as any HTTPErrorConvertible {
+            response = error.httpError.response(requestId: request.requestId)
+        } catch {
+            response = HTTPError(.internalError, "the server could not answer this request", cause: "\(error)").response(requestId: request.requestId)
+        }
+        response.headers.append(("X-Request-Id", request.requestId))
+        request.route = pattern(method: request.method, path: request.path)
+        return response
+    }
+
     private func match(method: String, path: String) -> (route: Route, parameters: [String: String])? {
         if let index = exact[method]?[path] { return (routes[index], [:]) }
         let parts = Self.split(path)

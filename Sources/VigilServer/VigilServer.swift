@@ -19,6 +19,7 @@ public final class VigilServer: Sendable {
     /// The base URL capture links use.
     public var baseURL: String { context.baseURL }
     private let http: HTTPServer
+    private let router: Router
     private let context: ServerContext
     private let worker: BackgroundWorker
 
@@ -36,8 +37,9 @@ public final class VigilServer: Sendable {
     }
 
     /// Starts listening over `store`, analysing faces with `analyzers`, reading the time from
-    /// `clock` and writing what it does to `logger`.
-    public init(configuration: ServerConfiguration, store: any Store, analyzers: AnalyzerPool, clock: any ServerClock = SystemClock(),
+    /// `clock` and writing what it does to `logger`. Without analyzers (tests of what needs no
+    /// face), frames, reference images and comparisons are refused with 503 `not_ready`.
+    public init(configuration: ServerConfiguration, store: any Store, analyzers: AnalyzerPool?, clock: any ServerClock = SystemClock(),
                 logger: any Logger = SilentLogger()) throws(ServerError) {
         let signer: VerdictSigner
         do {
@@ -53,11 +55,11 @@ public final class VigilServer: Sendable {
         BrandingAPI.register(&router, context)
         if configuration.demo { DemoPage.register(&router, context) }
         routes = router.routes.map { ($0.method, $0.pattern) }
+        self.router = router
         do {
             http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads),
                                   router: router) { request, response, milliseconds in
-                context.metrics.add(Self.responseCounters[min(max(response.status / 100, 1), 5) - 1])
-                Self.log(request, response, milliseconds, to: logger)
+                Self.observe(request, response, milliseconds, context)
             }
         } catch {
             throw ServerError(description: error.description)
@@ -67,6 +69,23 @@ public final class VigilServer: Sendable {
         context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"
         self.context = context
         worker = BackgroundWorker(context: context)
+    }
+
+    /// The answer to `request` without the socket, as the server would give it over HTTP (after
+    /// the body limit): for tests of what the handlers do rather than of HTTP itself.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let started = ContinuousClock.now
+        var request = request
+        let response = router.respond(to: &request)
+        let elapsed = ContinuousClock.now - started
+        Self.observe(request, response, Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000, context)
+        return response
+    }
+
+    /// Counts the answer and writes its access line.
+    private static func observe(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, _ context: ServerContext) {
+        context.metrics.add(responseCounters[min(max(response.status / 100, 1), 5) - 1])
+        log(request, response, milliseconds, to: context.logger)
     }
 
     /// One access line per request (method, route template, status, duration, request id and

@@ -3,7 +3,7 @@ import Testing
 
 @Suite(.serialized) struct RateLimitTests {
     @Test func aSessionTokenPastItsBurstGets429WithRetryAfter() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let (_, token) = t.createSession()
         let statuses = (0..<80).map { _ in t.request("GET", "/v1/client/session", bearer: token) }
         let limited = try #require(statuses.first { $0.status == 429 })
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func guessingTokensLocksTheAddressOut() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let (_, token) = t.createSession()
         let guesses = (0..<40).map { i in t.request("GET", "/v1/client/session", bearer: "guess-\(i)").status }
         #expect(guesses.prefix(30).allSatisfy { $0 == 401 })

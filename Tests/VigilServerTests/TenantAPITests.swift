@@ -7,7 +7,7 @@ import VigilStore
 
 @Suite(.serialized) struct TenantAPITests {
     @Test func creatingASessionNeedsAValidAPIKey() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         #expect(t.json("POST", "/v1/sessions", tenant: nil, ["riskLevel": "low"]).errorCode == "missing_api_key")
         let wrong = t.request("POST", "/v1/sessions", bearer: "vk_live_guessed", body: Array("{}".utf8))
         #expect(wrong.status == 401 && wrong.errorCode == "invalid_api_key")
@@ -15,7 +15,7 @@ import VigilStore
     }
 
     @Test func aCreatedSessionCarriesItsTokenOnlyInTheCaptureURLFragment() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let response = t.json("POST", "/v1/sessions", ["riskLevel": "high", "externalRef": "order-1", "ssid": "dev-9"])
         #expect(response.status == 201)
         let body = response.json
@@ -29,7 +29,7 @@ import VigilStore
     }
 
     @Test func anotherTenantsSessionIsNotFound() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let (id, _) = t.createSession(tenant: "a")
         let foreign = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["b"])
         let missing = t.request("GET", "/v1/sessions/ses_nothing", bearer: t.apiKeys["b"])
@@ -40,7 +40,7 @@ import VigilStore
     }
 
     @Test func anIdempotencyKeyReplaysTheSameSessionAndRefusesAnotherBody() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let first = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
         let again = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
         #expect(first.status == 201 && again.status == 201)
@@ -85,7 +85,7 @@ import VigilStore
     }
 
     @Test func erasingASessionCancelsItDeletesItsAuditImageAndEndsTheDeviceToken() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true)
         let (id, token) = t.createSession()
         let jpeg = try DeviceAPITests.jpegFrame()
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
@@ -108,7 +108,7 @@ import VigilStore
     /// id out of the session, out of its result (signed again, and still verifying) and out of
     /// the payload of its webhook not yet delivered.
     @Test func erasingACompletedSessionRemovesItsPersonalDataFromTheResultAndThePendingWebhook() throws {
-        let t = try TestServer(allowPrivateWebhooks: true, checkCaptureClock: false)
+        let t = try TestServer(allowPrivateWebhooks: true, checkCaptureClock: false, inProcess: true, faces: false)
         #expect(t.json("PUT", "/v1/webhooks", ["url": "http://127.0.0.1:9/hook"]).status == 200)   // nothing listens: it stays pending
         let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true, "ssid": "ssid-of-a-person"])
         func report(_ path: String, _ body: [String: Any]) -> Int {
@@ -140,7 +140,7 @@ import VigilStore
     }
 
     @Test func theBackgroundPurgeDeletesAuditImagesPastRetentionAndKeepsTheSession() throws {
-        let t = try TestServer(sessionLifetime: 7200, retention: 3600)
+        let t = try TestServer(sessionLifetime: 7200, retention: 3600, inProcess: true)
         let (id, token) = t.createSession()
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                           body: try DeviceAPITests.jpegFrame()).status == 200)
@@ -157,7 +157,7 @@ import VigilStore
     }
 
     @Test func manyFailedSessionsOfOneSsidRaiseTheNextSessionsPolicyVisibly() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         func failedSession(_ tenant: String, _ ssid: String) {
             let (_, token) = t.createSession(tenant: tenant, ["riskLevel": "low", "ssid": ssid])
             #expect(t.request("POST", "/v1/client/finish", bearer: token).json["outcome"] as? String == "failed")
@@ -188,7 +188,7 @@ import VigilStore
     }
 
     @Test func anSDKSsidCountsItsDeviceUnderEveryVerdictAndAFlaggedOneRaisesThePolicy() throws {
-        let t = try TestServer()
+        let t = try TestServer(inProcess: true, faces: false)
         let device = String(repeating: "0a", count: 16)
         func create(_ ssid: String) -> (policy: [String: Any]?, risk: [String: Any]?) {
             let (id, _) = t.createSession(["riskLevel": "low", "ssid": ssid])

@@ -5,11 +5,13 @@ import FoundationNetworking
 #endif
 import VigilCore
 import VigilFace
+import VigilHTTP
 import VigilServer
 import VigilStore
 
 /// A server on a free port over a fresh data directory, with one tenant per name, and a blocking
-/// HTTP client for the tests.
+/// client for the tests: over the socket, or in-process (`VigilServer.respond(to:)`) for suites
+/// about what the handlers do rather than about HTTP.
 final class TestServer: @unchecked Sendable {
     static let models = try! FaceModels()
     /// One set of analyzers for every server of the test process (the pool lends them per call).
@@ -26,9 +28,12 @@ final class TestServer: @unchecked Sendable {
     /// Whether the servers check the capture clock against arrivals (off where tests send a
     /// timeline faster than real time).
     let checkCaptureClock: Bool
+    /// Whether requests to this server skip the socket.
+    let inProcess: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
-         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, logger: any Logger = SilentLogger()) throws {
+         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, logger: any Logger = SilentLogger()) throws {
+        self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
         for name in tenants {
@@ -43,7 +48,7 @@ final class TestServer: @unchecked Sendable {
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, store: store, analyzers: Self.analyzers, clock: clock, logger: logger)
+        server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port
     }
 
@@ -70,6 +75,20 @@ final class TestServer: @unchecked Sendable {
     }
 
     func request(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], body: [UInt8]? = nil) -> Response {
+        if inProcess, port == server.port {
+            var fields = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+            if let bearer { fields["authorization"] = "Bearer \(bearer)" }
+            let parts = path.split(separator: "?", maxSplits: 1)
+            let query = parts.count > 1 ? Dictionary(parts[1].split(separator: "&").map { pair -> (String, String) in
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                return (String(kv[0]).removingPercentEncoding ?? "", kv.count > 1 ? String(kv[1]).removingPercentEncoding ?? "" : "")
+            }, uniquingKeysWith: { a, _ in a }) : [:]
+            var request = HTTPRequest(method: method, path: String(parts[0]), query: query, body: body ?? [], remoteAddress: "127.0.0.1")
+            request.headers = fields
+            let response = server.respond(to: request)
+            let answered = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+            return Response(status: response.status, headers: answered, body: response.body)
+        }
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }

@@ -61,7 +61,7 @@ struct CaptureService {
             }
             let hash = contentHash(jpeg)
             let checksClock = context.configuration.checkCaptureClock
-            let update = context.analyzers.withAnalyzer { analyzer in
+            let update = try context.analyzers().withAnalyzer { analyzer in
                 entry.capture.process(image, captureMs: captureMs, arrival: checksClock ? context.clock.now : nil, contentHash: hash, with: analyzer)
             }
             let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)

@@ -28,8 +28,14 @@ enum PhotoUpload {
         } catch {
             throw HTTPError(.invalidImage, "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
         }
+        let analyzers: AnalyzerPool
         do {
-            return try context.analyzers.withAnalyzer { try PhotoFace(in: image, analyzer: $0) }
+            analyzers = try context.analyzers()
+        } catch {
+            throw HTTPError(error.code, error.message)
+        }
+        do {
+            return try analyzers.withAnalyzer { try PhotoFace(in: image, analyzer: $0) }
         } catch PhotoFace.Failure.noFace {
             throw HTTPError(.noFace, "no face was found in '\(field)'")
         } catch {

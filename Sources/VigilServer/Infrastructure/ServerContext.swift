@@ -13,7 +13,7 @@ final class ServerContext: Sendable {
     let signer: VerdictSigner
     let live = LiveSessions()
     let statusAnswers = StatusCache()
-    let analyzers: AnalyzerPool
+    private let analyzerPool: AnalyzerPool?
     let metrics = Metrics()
     let logger: any Logger
     /// Where the server reads the time.
@@ -21,7 +21,7 @@ final class ServerContext: Sendable {
     /// Request rate limits (the HTTP layer applies them).
     let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
 
-    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool, clock: any ServerClock, logger: any Logger) {
+    init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool?, clock: any ServerClock, logger: any Logger) {
         self.clock = clock
         self.configuration = configuration
         self.logger = logger
@@ -32,7 +32,7 @@ final class ServerContext: Sendable {
         authFailures = RateLimiter(.init(burst: limits.authFailuresPerIP.burst, perSecond: limits.authFailuresPerIP.perSecond))
         self.store = store
         self.signer = signer
-        self.analyzers = analyzers
+        analyzerPool = analyzers
     }
 
     /// The public base URL (set once the port is known, before the first request).
@@ -55,6 +55,13 @@ final class ServerContext: Sendable {
         }
     }
 
+    /// The face analyzers; a server made without them (tests of what needs no face) refuses
+    /// what does.
+    func analyzers() throws(ServiceError) -> AnalyzerPool {
+        guard let analyzerPool else { throw ServiceError(.notReady, "this server has no face analyzers") }
+        return analyzerPool
+    }
+
     /// `payload` signed with the active key: its JSON and compact JWS.
     func sign(_ payload: VerdictPayload) throws(ServiceError) -> (json: [UInt8], jws: String) {
         do {
@@ -62,11 +69,5 @@ final class ServerContext: Sendable {
         } catch {
             throw ServiceError(.signingFailed, "the result could not be signed", cause: "\(error)")
         }
-    }
-
-    /// The webhook delivery of `name` for `record`, when its tenant has a webhook configured.
-    func event(_ name: String, for record: SessionRecord, result: VerdictPayload? = nil, at now: Date) throws(StoreError) -> WebhookDelivery? {
-        guard try store.tenant(id: record.tenantId)?.webhookURL != nil else { return nil }
-        return WebhookEvent.delivery(name, session: record, result: result, at: now)
     }
 }

@@ -18,3 +18,11 @@ extension WebhookEvent {
         (try? HTTPJSON.encoder.encode(event)).map { [UInt8]($0) } ?? []
     }
 }
+
+extension ServerContext {
+    /// The webhook delivery of `name` for `record`, when its tenant has a webhook configured.
+    func event(_ name: String, for record: SessionRecord, result: VerdictPayload? = nil, at now: Date) throws(StoreError) -> WebhookDelivery? {
+        guard try store.tenant(id: record.tenantId)?.webhookURL != nil else { return nil }
+        return WebhookEvent.delivery(name, session: record, result: result, at: now)
+    }
+}
