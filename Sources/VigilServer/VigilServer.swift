@@ -109,10 +109,12 @@ public final class VigilServer: Sendable {
     /// Counter names per status class, made once (this runs on every request).
     static let responseCounters = (1...5).map { "vigil_http_responses_total{class=\"\($0)xx\"}" }
 
-    /// Opens the SQLite store in `directory`, creating it.
+    /// Opens the SQLite store in `directory`, creating it; the directory is the owner's only (0700).
     public static func openStore(_ directory: URL) throws(ServerError) -> SQLiteStore {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         } catch {
             throw ServerError(description: "cannot create the data directory \(directory.path)")
         }

@@ -12,8 +12,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private let connection: SQLiteConnection
     private let readers: [(lock: NSLock, connection: SQLiteConnection)]
 
-    /// Opens or creates the database at `path` and applies pending migrations.
+    /// Opens or creates the database at `path` and applies pending migrations. The file and its
+    /// `-wal` and `-shm` are readable by the owner only (0600): they hold the signing keys'
+    /// seeds and personal data.
     public init(path: String, readers: Int = 4) throws(StoreError) {
+        if path != ":memory:" { Self.restrictToOwner(path) }
         connection = try SQLiteConnection(path: path)
         var opened: [(NSLock, SQLiteConnection)] = []
         if path != ":memory:" {
@@ -21,6 +24,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
         self.readers = opened
         try migrate()
+        // SQLite makes `-wal` and `-shm` with the database's mode; older ones are tightened here.
+        if path != ":memory:" { for suffix in ["-wal", "-shm"] { chmod(path + suffix, 0o600) } }
+    }
+
+    /// Creates `path` empty with mode 0600 when missing (SQLite then keeps that mode for it and
+    /// its journals), and tightens an existing file to 0600.
+    private static func restrictToOwner(_ path: String) {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+        chmod(path, 0o600)
     }
 
     /// Runs a read on a free reader connection (waiting for the first when all are busy), or on

@@ -26,6 +26,8 @@ import VigilStore
         let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
         #expect(read.status == 200 && read.json["status"] as? String == "created" && read.json["externalRef"] as? String == "order-1")
         #expect(read.headers["x-request-id"] != nil)
+        // The token and the session's personal data are never kept by a cache.
+        #expect(response.headers["cache-control"] == "no-store" && read.headers["cache-control"] == "no-store")
     }
 
     @Test func anotherTenantsSessionIsNotFound() throws {
@@ -45,6 +47,7 @@ import VigilStore
         let again = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
         #expect(first.status == 201 && again.status == 201)
         #expect(first.json["sessionId"] as? String == again.json["sessionId"] as? String)
+        #expect(again.headers["idempotent-replayed"] == "true" && again.headers["cache-control"] == "no-store")
         let different = t.json("POST", "/v1/sessions", ["riskLevel": "high"], headers: ["Idempotency-Key": "k-1"])
         #expect(different.status == 409 && different.errorCode == "idempotency_conflict")
         // The same key is another tenant's own.

@@ -32,7 +32,8 @@ final class TestServer: @unchecked Sendable {
     let inProcess: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
-         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, logger: any Logger = SilentLogger()) throws {
+         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
+         logger: any Logger = SilentLogger()) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
@@ -47,6 +48,7 @@ final class TestServer: @unchecked Sendable {
         configuration.retention = retention
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
+        configuration.metricsToken = metricsToken
         self.checkCaptureClock = checkCaptureClock
         server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port

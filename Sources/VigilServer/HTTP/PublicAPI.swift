@@ -1,5 +1,6 @@
 import Foundation
 import VigilCore
+import VigilCrypto
 import VigilHTTP
 import VigilLiveness
 import VigilStore
@@ -17,9 +18,18 @@ enum PublicAPI {
         router.add("GET", "/.well-known/jwks.json") { _ in
             .json(context.signer.jwks, headers: [("Cache-Control", "public, max-age=300")])
         }
-        router.add("GET", "/metrics") { _ in
-            .text(context.metrics.text(gauges: ["vigil_live_sessions": Double(context.live.count)]), contentType: "text/plain; version=0.0.4")
+        router.add("GET", "/metrics") { request in
+            // Counts across tenants are the operator's: answered to the scrape token, or to loopback when none is set.
+            guard mayScrape(request, token: context.configuration.metricsToken) else { throw HTTPError(.notFound, "no such endpoint: /metrics") }
+            return .text(context.metrics.text(gauges: ["vigil_live_sessions": Double(context.live.count)]), contentType: "text/plain; version=0.0.4")
         }
         CapturePage.register(&router, context)
+    }
+
+    /// Whether `request` may read `/metrics`: it carries `token` as its bearer token, or, with no
+    /// token configured, it comes from a loopback address.
+    static func mayScrape(_ request: HTTPRequest, token: String?) -> Bool {
+        guard let token else { return ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(request.remoteAddress) }
+        return request.bearerToken.map { ConstantTime.equals(Array($0.utf8), Array(token.utf8)) } ?? false
     }
 }

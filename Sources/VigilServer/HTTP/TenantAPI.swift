@@ -33,7 +33,8 @@ enum TenantAPI {
                 guard previous.requestHash == bodyHash else {
                     throw HTTPError(.idempotencyConflict, "this Idempotency-Key was used with a different body")
                 }
-                return HTTPResponse(status: previous.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
+                return HTTPResponse(status: previous.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true"),
+                                                                       ("Cache-Control", "no-store")],
                                     body: previous.body)
             }
         }
@@ -80,7 +81,8 @@ enum TenantAPI {
         let now = record.createdAt
         let created = SessionCreated(sessionId: record.id, sessionToken: token, captureUrl: "\(context.baseURL)/c/\(record.id)#\(token)",
                                      expiresAt: ISO8601DateFormatter().string(from: record.expiresAt))
-        let response = HTTPResponse.json(created, status: 201)
+        // The answer carries the session token: no cache may keep it.
+        let response = HTTPResponse.json(created, status: 201, headers: [("Cache-Control", "no-store")])
         if let key = idempotencyKey {
             let saved = IdempotencyRecord(tenantId: tenant.id, key: key, requestHash: bodyHash, status: 201, body: response.body, createdAt: now)
             do {
@@ -150,7 +152,7 @@ enum TenantAPI {
     static func readSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try owned(request, context)
         let image = try context.stored { () throws(StoreError) in try context.store.auditImage(sessionId: record.id) }
-        return .json(SessionView(record, auditImage: image))
+        return .json(SessionView(record, auditImage: image), headers: [("Cache-Control", "no-store")])
     }
 
     /// 1:1 comparison of the largest faces of two photos; nothing is stored.
@@ -161,8 +163,9 @@ enum TenantAPI {
         let b = try PhotoUpload.face(body.imageB, field: "imageB", context)
         let match = FaceMatcher().compare(a.descriptor, b.descriptor)
         context.metrics.add("vigil_comparisons_total")
-        return .json(CompareResult(matched: match.matched, similarity: match.similarity, distance: match.distance, threshold: match.threshold,
-                                   facesInA: a.faces, facesInB: b.faces))
+        let result = CompareResult(matched: match.matched, similarity: match.similarity, distance: match.distance, threshold: match.threshold,
+                                   facesInA: a.faces, facesInB: b.faces)
+        return .json(result, headers: [("Cache-Control", "no-store")])
     }
 
     /// Erases a session's personal data (see `CaptureService.erase`); an open session is cancelled first.
@@ -213,6 +216,6 @@ extension TenantAPI {
         }
         if let newSecret { tenant.webhookSecret = newSecret }
         try context.stored { () throws(StoreError) in try context.store.updateTenant(tenant) }
-        return .json(WebhookView(url: tenant.webhookURL, configured: tenant.webhookURL != nil, secret: newSecret))
+        return .json(WebhookView(url: tenant.webhookURL, configured: tenant.webhookURL != nil, secret: newSecret), headers: [("Cache-Control", "no-store")])
     }
 }

@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateWebhooks = false
     /// Request limits per IP, API key and session token.
     public var rateLimits = RateLimits()
+    /// The bearer token `/metrics` asks for; without one, only loopback peers may scrape it.
+    public var metricsToken: String?
     /// Whether the demo tenant's `/demo` page is served (loopback clients only).
     public var demo = true
     /// Whether frames whose capture clock runs ahead of their arrival fail the attempt
