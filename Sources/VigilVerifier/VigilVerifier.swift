@@ -9,9 +9,10 @@ public enum VigilVerifier {
     public static let allowedSkew: TimeInterval = 60
 
     /// Verifies a compact JWS result: EdDSA only, the key by `kid` in `jwks`, the signature over
-    /// the exact bytes, `aud` equal to `audience` (the tenant id), `sub` equal to `sessionId`
-    /// when given, and `iat` within `maxAge` of `now`.
-    public static func verifyResult(jws: String, jwks: JWKSet, audience: String, sessionId: String? = nil,
+    /// the exact bytes, `aud` equal to `audience` (the tenant id), `sub` equal to `sessionId`, and
+    /// `iat` within `maxAge` of `now`. The session is required: without it, any passed result of
+    /// the tenant would do, and results come back through the device.
+    public static func verifyResult(jws: String, jwks: JWKSet, audience: String, sessionId: String,
                                     maxAge: TimeInterval = 3600, now: Date = Date()) throws(VerificationError) -> VerifiedResult {
         let parsed: CompactJWS
         do {
@@ -33,7 +34,7 @@ public enum VigilVerifier {
             throw .malformed("the payload is not a Vigil result")
         }
         guard claims.aud == audience else { throw .wrongAudience(expected: audience, found: claims.aud) }
-        if let sessionId, claims.sub != sessionId { throw .wrongSession(expected: sessionId, found: claims.sub) }
+        guard claims.sub == sessionId else { throw .wrongSession(expected: sessionId, found: claims.sub) }
         let nowSeconds = now.timeIntervalSince1970
         guard Double(claims.iat) <= nowSeconds + allowedSkew else { throw .issuedInFuture(issuedAt: claims.iat) }
         guard Double(claims.iat) + maxAge >= nowSeconds else { throw .expired(issuedAt: claims.iat, maxAge: Int(maxAge)) }
@@ -42,7 +43,7 @@ public enum VigilVerifier {
 
     /// Verifies with keys from `fetcher`, which fetches the set again once for a `kid` it has
     /// not seen (the server rotated its key).
-    public static func verifyResult(jws: String, fetcher: JWKSFetcher, audience: String, sessionId: String? = nil,
+    public static func verifyResult(jws: String, fetcher: JWKSFetcher, audience: String, sessionId: String,
                                     maxAge: TimeInterval = 3600, now: Date = Date()) async throws(VerificationError) -> VerifiedResult {
         let kid = (try? CompactJWS(parsing: jws.trimmingCharacters(in: .whitespacesAndNewlines)))?.header.kid ?? ""
         let jwks = try await fetcher.keySet(containing: kid)

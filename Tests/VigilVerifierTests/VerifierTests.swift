@@ -64,7 +64,7 @@ struct VerifierTests {
         var claims = try #require(try JSONSerialization.jsonObject(with: Data(Base64URL.decode(parts[1])!)) as? [String: Any])
         claims["outcome"] = "failed"
         let forged = parts[0] + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims))) + "." + parts[2]
-        #expect(throws: VerificationError.badSignature) { try VigilVerifier.verifyResult(jws: forged, jwks: jwks, audience: "ten_a", now: Self.now) }
+        #expect(throws: VerificationError.badSignature) { try VigilVerifier.verifyResult(jws: forged, jwks: jwks, audience: "ten_a", sessionId: "ses_9", now: Self.now) }
     }
 
     @Test func aResultSignedHereVerifiesInPyJWTAndATamperedOneFailsThere() throws {
@@ -115,7 +115,7 @@ struct VerifierTests {
     @Test func everyWayAResultCanBeWrongHasItsOwnError() throws {
         let key = Ed25519PrivateKey(), other = Ed25519PrivateKey()
         let jwks = JWKSet(keys: [JWK(ed25519PublicKey: key.publicKey.rawRepresentation, kid: "k1")])
-        func verify(_ jws: String, audience: String = "ten_a", session: String? = nil) throws(VerificationError) {
+        func verify(_ jws: String, audience: String = "ten_a", session: String = "ses_1") throws(VerificationError) {
             _ = try VigilVerifier.verifyResult(jws: jws, jwks: jwks, audience: audience, sessionId: session, maxAge: 600, now: Self.now)
         }
         #expect(throws: VerificationError.badSignature) { try verify(try Self.signed(Self.payload(), key: other)) }
@@ -178,21 +178,21 @@ struct VerifierTests {
         }
         let now = Date()
         let one = try Self.signed(Self.payload(iat: Int(now.timeIntervalSince1970)), key: first, kid: "k1")
-        for _ in 0..<3 { _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now) }
+        for _ in 0..<3 { _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now) }
         #expect(await fetcher.fetchCount == 1)
         // The server rotates: a result under the new kid fetches once more; the old one still verifies.
         served.withLock { $0.append(JWK(ed25519PublicKey: second.publicKey.rawRepresentation, kid: "k2")) }
         try await Task.sleep(for: .milliseconds(250))
         let two = try Self.signed(Self.payload(iat: Int(now.timeIntervalSince1970)), key: second, kid: "k2")
-        _ = try await VigilVerifier.verifyResult(jws: two, fetcher: fetcher, audience: "ten_a", now: now)
-        _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now)
+        _ = try await VigilVerifier.verifyResult(jws: two, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now)
+        _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now)
         #expect(await fetcher.fetchCount == 2)
         // Made-up kids cost one fetch per interval, not one each.
         try await Task.sleep(for: .milliseconds(250))
         let forged = try Self.signed(Self.payload(), key: second, kid: "nope")
         for _ in 0..<5 {
             await #expect(throws: VerificationError.unknownKeyId("nope")) {
-                try await VigilVerifier.verifyResult(jws: forged, fetcher: fetcher, audience: "ten_a", now: now)
+                try await VigilVerifier.verifyResult(jws: forged, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now)
             }
         }
         #expect(await fetcher.fetchCount == 3)
@@ -207,11 +207,11 @@ struct VerifierTests {
         }
         let now = Date()
         let one = try Self.signed(Self.payload(iat: Int(now.timeIntervalSince1970)), key: first, kid: "k1")
-        _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now)
+        _ = try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now)
         served.withLock { $0.removeFirst() }
         try await Task.sleep(for: .milliseconds(350))
         await #expect(throws: VerificationError.unknownKeyId("k1")) {
-            try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", now: now)
+            try await VigilVerifier.verifyResult(jws: one, fetcher: fetcher, audience: "ten_a", sessionId: "ses_1", now: now)
         }
         #expect(await fetcher.fetchCount == 2)
     }
