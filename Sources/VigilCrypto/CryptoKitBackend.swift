@@ -33,5 +33,17 @@ enum Backend {
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
         return key.isValidSignature(signature, for: message)
     }
+
+    /// nonce || ciphertext || tag, as `ChaChaPoly.SealedBox.combined`.
+    static func chachaSeal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8] {
+        let box = try! CryptoKit.ChaChaPoly.seal(plaintext, using: SymmetricKey(data: key), nonce: try! CryptoKit.ChaChaPoly.Nonce(data: nonce))
+        return Array(box.combined)
+    }
+
+    static func chachaOpen(_ sealed: [UInt8], key: [UInt8]) -> [UInt8]? {
+        guard let box = try? CryptoKit.ChaChaPoly.SealedBox(combined: sealed),
+              let plain = try? CryptoKit.ChaChaPoly.open(box, using: SymmetricKey(data: key)) else { return nil }
+        return Array(plain)
+    }
 }
 #endif

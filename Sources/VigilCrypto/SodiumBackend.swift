@@ -53,5 +53,23 @@ enum Backend {
         start()
         return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
     }
+
+    /// nonce || ciphertext || tag.
+    static func chachaSeal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8] {
+        start()
+        var out = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var length: UInt64 = 0
+        _ = crypto_aead_chacha20poly1305_ietf_encrypt(&out, &length, plaintext, UInt64(plaintext.count), nil, 0, nil, nonce, key)
+        return nonce + out.prefix(Int(length))
+    }
+
+    static func chachaOpen(_ sealed: [UInt8], key: [UInt8]) -> [UInt8]? {
+        start()
+        let nonce = Array(sealed.prefix(12)), box = Array(sealed.dropFirst(12))
+        var out = [UInt8](repeating: 0, count: box.count)
+        var length: UInt64 = 0
+        guard crypto_aead_chacha20poly1305_ietf_decrypt(&out, &length, nil, box, UInt64(box.count), nil, 0, nonce, key) == 0 else { return nil }
+        return Array(out.prefix(Int(length)))
+    }
 }
 #endif

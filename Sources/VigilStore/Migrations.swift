@@ -52,6 +52,10 @@ public enum Migrations {
         (3, """
         ALTER TABLE signing_keys ADD COLUMN revoked_at_ms BIGINT;
         """),
+        // Stored answers held raw session tokens; they are sealed from now on.
+        (4, """
+        DELETE FROM idempotency_keys;
+        """),
     ]
 
     /// The newest version.

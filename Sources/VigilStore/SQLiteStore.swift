@@ -386,6 +386,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func purgeIdempotency(before date: Date) throws(StoreError) -> Int {
+        try locked { c in
+            try c.query("DELETE FROM idempotency_keys WHERE created_at_ms < ?1", [ms(date)])
+            return c.changes
+        }
+    }
+
     public func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError) {
         try locked { c in
             try c.query("INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, body, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -65,6 +65,8 @@ public protocol Store: Sendable {
 
     /// The stored answer for a tenant's idempotency key.
     func idempotency(tenantId: String, key: String) throws(StoreError) -> IdempotencyRecord?
+    /// Deletes the stored answers made before `date`; returns how many.
+    func purgeIdempotency(before date: Date) throws(StoreError) -> Int
     /// Stores an answer for an idempotency key (a conflict if one exists).
     func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError)
 

@@ -85,6 +85,24 @@ import VigilCrypto
         }
     }
 
+    @Test func aSealedBoxOpensOnlyUnderItsKeyAndUnaltered() {
+        let key = SecureRandom.bytes(32), other = SecureRandom.bytes(32)
+        let secret = Array("sessionToken=st_abc".utf8)
+        let sealed = ChaChaPoly.seal(secret, key: key)
+        #expect(sealed.count == 12 + secret.count + 16)
+        #expect(ChaChaPoly.open(sealed, key: key) == secret)
+        #expect(ChaChaPoly.seal(secret, key: key) != sealed, "a fresh nonce every time")
+        #expect(!sealed.dropFirst(12).starts(with: secret.prefix(8)), "the plaintext is not in the box")
+        #expect(ChaChaPoly.open(sealed, key: other) == nil)
+        for index in [0, 12, sealed.count - 1] {
+            var altered = sealed
+            altered[index] ^= 1
+            #expect(ChaChaPoly.open(altered, key: key) == nil, "byte \(index)")
+        }
+        #expect(ChaChaPoly.open(Array(sealed.prefix(20)), key: key) == nil)
+        #expect(ChaChaPoly.open(sealed, key: Array(key.prefix(16))) == nil)
+    }
+
     @Test func jwkCarriesTheRawPublicKey() throws {
         let key = Ed25519PrivateKey()
         let jwk = JWK(ed25519PublicKey: key.publicKey.rawRepresentation, kid: "k1")

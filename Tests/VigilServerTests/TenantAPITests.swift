@@ -55,6 +55,25 @@ import VigilStore
         #expect(try t.store.sessions(tenantId: t.tenantIds["a"]!, limit: 10).count == 1)
     }
 
+    @Test func aStoredIdempotentAnswerHoldsNoTokenOpensOnlyForItsAPIKeyAndExpires() throws {
+        let t = try TestServer(inProcess: true, faces: false)
+        let first = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-2"])
+        let token = try #require(first.json["sessionToken"] as? String)
+        let stored = try #require(try t.store.idempotency(tenantId: t.tenantIds["a"]!, key: "k-2"))
+        #expect(!String(decoding: stored.body, as: UTF8.self).contains(token) && !stored.body.isEmpty)
+        // A second API key of the same tenant cannot read the first one's answer.
+        let otherKey = "vk_live_" + UUID().uuidString
+        try t.store.insertAPIKey(hash: Identifiers.hash(otherKey), tenantId: t.tenantIds["a"]!, createdAt: Date())
+        let other = t.request("POST", "/v1/sessions", bearer: otherKey, headers: ["Idempotency-Key": "k-2", "Content-Type": "application/json"],
+                              body: Array(#"{"riskLevel":"low"}"#.utf8))
+        #expect(other.status == 409 && other.errorCode == "idempotency_conflict")
+        // A day later the answer is gone and the key makes a new session.
+        t.clock.advance(by: 24 * 3600 + 1)
+        let later = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-2"])
+        #expect(later.status == 201 && later.headers["idempotent-replayed"] == nil)
+        #expect(later.json["sessionId"] as? String != first.json["sessionId"] as? String)
+    }
+
     @Test func badBodiesGetTheirOwnErrorAndStoreNothing() throws {
         let t = try TestServer()
         let cases: [([UInt8], String)] = [

@@ -25,17 +25,22 @@ enum TenantAPI {
 
     static func createSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let tenant = try context.tenant(request)
+        let apiKey = request.bearerToken ?? ""
         let idempotencyKey = request.header("idempotency-key")
         let bodyHash = SHA256.hex(request.body)
         if let key = idempotencyKey {
             guard (1...255).contains(key.utf8.count) else { throw HTTPError(.invalidIdempotencyKey, "Idempotency-Key is 1-255 bytes") }
-            if let previous = try context.stored({ () throws(StoreError) in try context.store.idempotency(tenantId: tenant.id, key: key) }) {
+            if let previous = try context.stored({ () throws(StoreError) in try context.store.idempotency(tenantId: tenant.id, key: key) }),
+               previous.createdAt > context.clock.now.addingTimeInterval(-IdempotencyAnswer.lifetime) {
                 guard previous.requestHash == bodyHash else {
                     throw HTTPError(.idempotencyConflict, "this Idempotency-Key was used with a different body")
                 }
+                guard let body = IdempotencyAnswer.open(previous.body, apiKey: apiKey, idempotencyKey: key) else {
+                    throw HTTPError(.idempotencyConflict, "this Idempotency-Key was used with another API key")
+                }
                 return HTTPResponse(status: previous.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true"),
                                                                        ("Cache-Control", "no-store")],
-                                    body: previous.body)
+                                    body: body)
             }
         }
         let body = try context.decode(CreateSessionRequest.self, from: request.body, fields: CreateSessionRequest.fields)
@@ -84,7 +89,8 @@ enum TenantAPI {
         // The answer carries the session token: no cache may keep it.
         let response = HTTPResponse.json(created, status: 201, headers: [("Cache-Control", "no-store")])
         if let key = idempotencyKey {
-            let saved = IdempotencyRecord(tenantId: tenant.id, key: key, requestHash: bodyHash, status: 201, body: response.body, createdAt: now)
+            let sealed = IdempotencyAnswer.seal(response.body, apiKey: apiKey, idempotencyKey: key)
+            let saved = IdempotencyRecord(tenantId: tenant.id, key: key, requestHash: bodyHash, status: 201, body: sealed, createdAt: now)
             do {
                 try context.store.insertIdempotency(saved)
             } catch {

@@ -53,6 +53,7 @@ final class BackgroundWorker: Sendable {
         if let purged = attempt("purge", { try context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore) }), purged > 0 {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
+        _ = attempt("purge_idempotency") { try context.store.purgeIdempotency(before: now.addingTimeInterval(-IdempotencyAnswer.lifetime)) }
         for delivery in attempt("find_webhooks", { try context.store.dueWebhooks(now: now, limit: 20) }) ?? [] {
             if let next = WebhookDispatcher(context: context).deliver(delivery, now: now) {
                 _ = attempt("record_webhook") { try context.store.updateWebhook(next) }
