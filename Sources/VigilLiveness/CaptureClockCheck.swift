@@ -1,10 +1,11 @@
 import Foundation
 import VigilCore
 
-/// Frames cannot reach the server before they were captured: over an attempt, the capture
-/// clock (`Vigil-Capture-Time`) may not run ahead of the server's own clock by more than upload
-/// jitter. A recording or injected feed sent faster than real time fails it; a live camera,
-/// however slow its network, cannot. A server check, as only the server (or a
+/// Frames cannot reach the server before they were captured, nor long after: over an attempt, the
+/// capture clock (`Vigil-Capture-Time`) may not run ahead of the server's own clock, or behind
+/// it, by more than upload jitter. A recording or injected feed sent faster than real time fails
+/// it, and so does one stamped faster than it is sent (time to render every frame); a live page,
+/// which sends its newest frame when the last answer is back, lags by one upload only. A server check, as only the server (or a
 /// simulation of one) sees arrival times.
 ///
 /// Each frame's offset (arrival minus capture time) is the clock difference plus its upload
@@ -46,7 +47,15 @@ public struct CaptureClockCheck: Codable, Sendable {
     public var result: CheckResult {
         guard let ahead = aheadMs, let firstArrivalMs, let lastArrivalMs else { return CheckResult(passed: true, score: 1) }
         let allowed = Self.toleranceMs + Self.slack * (lastArrivalMs - firstArrivalMs)
-        guard ahead > allowed else { return CheckResult(passed: true, score: 1) }
-        return CheckResult(passed: false, score: max(0, 1 - ahead / (4 * allowed)), feedback: .deviceIssue, reason: "capture_clock_ahead")
+        if ahead > allowed {
+            return CheckResult(passed: false, score: max(0, 1 - ahead / (4 * allowed)), feedback: .deviceIssue, reason: "capture_clock_ahead")
+        }
+        // Running slow is the other way to cheat: frames stamped close together but sent far apart
+        // give an injection all the time it wants to render each one. A page sends its newest
+        // frame once the last answer is back, so a live capture lags by one upload, not more.
+        if -ahead > allowed {
+            return CheckResult(passed: false, score: max(0, 1 + ahead / (4 * allowed)), feedback: .deviceIssue, reason: "capture_clock_behind")
+        }
+        return CheckResult(passed: true, score: 1)
     }
 }

@@ -40,6 +40,8 @@ public struct SyntheticFrameSource: FrameSource, @unchecked Sendable {
     }
 
     public mutating func nextFrame(elapsedMs: Int, screen: CaptureScreen) throws -> CapturedFrame? {
+        // A camera at its pace skips the frames it could not send: the next one is taken now.
+        if isPaced { nextMs = max(nextMs, elapsedMs) }
         guard nextMs < durationMs else { return nil }
         var state = ScreenState()
         if let c = screen.challenge, let kind = Motion(rawValue: c.kind) { state.prompt = (c.index, kind, c.shownAtMs) }

@@ -53,11 +53,15 @@ import VigilSynth
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var frames: [[String: Any]] = []
         var last: [String: Any] = [:]
-        // Frames go out in real time, as a camera's do: the capture clock may not run ahead of arrivals.
+        // Frames are taken and sent in real time, as a camera's are: every 100 ms, or when the last
+        // answer is back if that took longer (the capture clock may run neither ahead nor behind).
         let start = Date()
-        for ms in stride(from: 0, to: 30_000, by: 100) {
+        var ms = 0
+        while ms < 30_000 {
             let due = start.addingTimeInterval(Double(ms) / 1000).timeIntervalSinceNow
             if due > 0 { Thread.sleep(forTimeInterval: due) }
+            ms = max(ms, Int(-start.timeIntervalSinceNow * 1000))
+            defer { ms += 100 }
             if let r = reflection, ms >= r.startMs, (ms - r.startMs) / r.stepMs < r.colors.count {
                 let hex = Array(r.colors[(ms - r.startMs) / r.stepMs].utf8.dropFirst())
                 let channel = { (i: Int) in Double(Int(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16) ?? 255) / 255 }
