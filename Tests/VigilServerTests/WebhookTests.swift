@@ -27,6 +27,10 @@ final class WebhookReceiver: Sendable {
             let status = log.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
             return .text("ok", status: status)
         }
+        // An endpoint that sends the POST on elsewhere (here, back to /hook).
+        router.add("POST", "/redirect", bodyLimit: 1 << 20) { _ in
+            HTTPResponse(status: 307, headers: [("Location", "/hook")], body: [])
+        }
         server = try HTTPServer(configuration: .init(port: 0, threads: 1), router: router)
     }
 
@@ -104,6 +108,20 @@ final class WebhookReceiver: Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first?.state == .delivered)
+    }
+
+    @Test func aDeliveryFollowsNoRedirect() throws {
+        let receiver = try WebhookReceiver()
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url.replacingOccurrences(of: "/hook", with: "/redirect")])
+        let (_, token) = t.createSession()
+        _ = t.request("POST", "/v1/client/cancel", bearer: token)
+        for _ in 0..<50 where try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first?.attempts ?? 0 == 0 {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let attempted = try #require(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first)
+        #expect(attempted.state == .pending && attempted.attempts == 1 && attempted.lastError == "HTTP 307")
+        #expect(receiver.log.received.withLock { $0.isEmpty }, "the redirect was not followed to /hook")
     }
 
     @Test func theSweeperExpiresAnUntouchedSessionAndTellsTheTenant() throws {

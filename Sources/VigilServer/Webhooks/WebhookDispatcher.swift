@@ -18,6 +18,18 @@ struct WebhookDispatcher {
 
     let context: ServerContext
 
+    /// Deliveries follow no redirect: a public endpoint could otherwise send the POST on to a
+    /// private or metadata address that the target check refused. A redirect is a failed attempt.
+    static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
+
+    /// Answers every redirect with "do not follow", so the 3xx itself is the response.
+    final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            completionHandler(nil)
+        }
+    }
+
     /// Sends one delivery; returns it as it should be stored next (nil when the tenant cannot be read).
     func deliver(_ delivery: WebhookDelivery, now: Date) -> WebhookDelivery? {
         var next = delivery
@@ -71,7 +83,7 @@ struct WebhookDispatcher {
         request.setValue("Vigil-Webhooks/1", forHTTPHeaderField: "User-Agent")
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<String?>("no answer")
-        URLSession.shared.dataTask(with: request) { _, response, error in
+        Self.session.dataTask(with: request) { _, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             result.withLock { $0 = (200..<300).contains(status) ? nil : error.map { "\($0.localizedDescription)" } ?? "HTTP \(status)" }
             done.signal()
