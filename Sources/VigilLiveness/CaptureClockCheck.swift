@@ -5,13 +5,13 @@ import VigilCore
 /// capture clock (`Vigil-Capture-Time`) may not run ahead of the server's own clock, or behind
 /// it, by more than upload jitter. A recording or injected feed sent faster than real time fails
 /// it, and so does one stamped faster than it is sent (time to render every frame); a live page,
-/// which sends its newest frame when the last answer is back, lags by one upload only. A server check, as only the server (or a
-/// simulation of one) sees arrival times.
+/// which sends its newest frame when the last answer is back, lags by one upload only. A server
+/// check, as only the server (or a simulation of one) sees arrival times.
 ///
 /// Each frame's offset (arrival minus capture time) is the clock difference plus its upload
 /// time. The smallest offset of the first frames is compared with the smallest of the latest:
-/// a drop between them is the capture clock running ahead. Taking the smallest of several
-/// leaves out single slow uploads (the first one pays for the connection).
+/// a drop between them is the capture clock running ahead, a rise it running behind. Taking the
+/// smallest of several leaves out single slow uploads (the first one pays for the connection).
 public struct CaptureClockCheck: Codable, Sendable {
     /// Upload jitter tolerated: this much, plus `slack` of the elapsed time.
     public static let toleranceMs = 2000.0, slack = 0.1
