@@ -28,7 +28,7 @@ public enum Administration {
     }
 
     /// Withdraws a compromised signing key from the JWKS (a new key takes over when it was the
-    /// active one); returns the active kid. Running servers follow within
+    /// active one); returns the active kid, or nil when there is no such key. Running servers follow within
     /// `VerdictSigner.refreshInterval`.
     public static func revokeSigningKey(_ kid: String, in store: any Store) throws -> String? {
         try VerdictSigner.revoke(kid: kid, in: store)

@@ -3,9 +3,10 @@ import Synchronization
 import VigilCore
 import VigilStore
 
-/// Once a second: reads the signing keys again when due, marks sessions past `expiresAt` expired (queuing `session.expired`), deletes
-/// audit images and reference faces past their retention deadline, then sends due webhooks from
-/// the outbox (`WebhookDispatcher`).
+/// Once a second: reads the signing keys again when due, marks sessions past `expiresAt` expired
+/// (queuing `session.expired`), deletes audit images and reference faces past their retention
+/// deadline and idempotent answers past a day, then sends due webhooks from the outbox
+/// (`WebhookDispatcher`).
 /// Everything it does is in the store, so a restart loses nothing.
 final class BackgroundWorker: Sendable {
     private let context: ServerContext
