@@ -29,6 +29,13 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
     /// Live guidance seen on at least this share of frames is worth reporting.
     public static let guidanceShare = 0.2
 
+    /// The failed checks and the reasons of challenges that did not pass, as `name:reason`
+    /// (for logs and reports; the `challenges` check repeats the first challenge's, so it is left out).
+    public var reasons: [String] {
+        checks.filter { !$0.value.passed && $0.key != "challenges" }.map { "\($0.key):\($0.value.reason ?? "failed")" }.sorted()
+            + challenges.compactMap { c in c.reason.map { "\(c.kind.rawValue):\($0)" } }
+    }
+
     /// Decides from the challenges, the passive checks and how often each live guidance code was
     /// shown over `frames` frames.
     public static func decide(challenges: [ChallengeRecord], checks: [String: CheckResult],

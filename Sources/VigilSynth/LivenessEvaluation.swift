@@ -65,9 +65,7 @@ public struct LivenessEvaluation: Sendable {
                 let sessionSeed = seed &+ UInt64(index) &* 0x9E37_79B9
                 let session = species.simulate(rig: subject.rig, other: other.rig, policy: policy, analyzer: analyzer, camera: camera, seed: sessionSeed)
                 let decision = session.decision
-                // The challenges check repeats the first failed challenge's reason, listed below with the others.
-                let reasons = decision.checks.filter { !$0.value.passed && $0.key != "challenges" }.map { "\($0.key):\($0.value.reason ?? "failed")" }.sorted()
-                    + decision.challenges.compactMap { c in c.reason.map { "\(c.kind.rawValue):\($0)" } }
+                let reasons = decision.reasons
                 let trial = Trial(species: species, level: level, camera: camera, subject: subject.name, passed: decision.outcome == .passed,
                                   durationMs: session.frames.map(\.timestampMs).max() ?? 0, engineMsPerFrame: session.engineMsPerFrame,
                                   decisionMs: session.decisionMs, faceBrightness: session.meanFaceBrightness, reasons: reasons)

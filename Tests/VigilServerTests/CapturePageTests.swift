@@ -438,7 +438,7 @@ import VigilTestSupport
     /// Plays `video` as the camera on the session's page until the result screen shows; returns
     /// the tenant's view of the result and the browser (still open).
     static func capture(_ t: TestServer, _ id: String, _ token: String, video: URL, timeout: TimeInterval,
-                        recordFailure: Bool = true, beforeLoad: String = "") throws -> (result: [String: Any], browser: HeadlessChromium) {
+                        recordFailure: Bool = true, beforeLoad: String = "", log: CapturingLogger? = nil) throws -> (result: [String: Any], browser: HeadlessChromium) {
         let browser = try HeadlessChromium(camera: video)
         try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: bridge + beforeLoad)
         do {
@@ -456,8 +456,10 @@ import VigilTestSupport
             let challenges = state?.components(separatedBy: "\"challenges\":").dropFirst().first?.prefix(600) ?? ""
             // With the upload log: when each frame was captured, to tell a slow feed from a missed motion.
             let uploads = (try? browser.evaluate("window.__uploads ? window.__uploads.map((u) => u.captureMs).join(' ') : ''")) as? String ?? ""
-            let report = "\(error); screen: \(shown); envelopes: \(events); engine: \(challenges); uploads: \(uploads); "
-                + "console: \(browser.consoleMessages)"
+            // Why each failed attempt failed, as the server logged it.
+            let attempts = log?.logged.filter { $0.event == "attempt_failed" }.map { "\($0.fields)" } ?? []
+            let report = "\(error); screen: \(shown); envelopes: \(events); engine: \(challenges); failed attempts: \(attempts); "
+                + "uploads: \(uploads); console: \(browser.consoleMessages)"
             if recordFailure { Issue.record(Comment(rawValue: report)) } else { print("capture failed: \(report)") }
             browser.shutdown()
             throw error
@@ -485,7 +487,8 @@ import VigilTestSupport
     }
 
     func lowSession(retrying: Bool) throws {
-        let t = try TestServer()
+        let log = CapturingLogger()
+        let t = try TestServer(logger: log)
         let (id, token) = t.createSession(["riskLevel": "low"])
         let state = try #require(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.engineState)
         let engine = try #require(try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])
@@ -499,7 +502,7 @@ import VigilTestSupport
             (second..<(second + 500)).contains(ms) ? (1, motions[1], second) : (first..<(first + 500)).contains(ms) ? (0, motions[0], first) : nil
         }
         defer { try? FileManager.default.removeItem(at: video) }
-        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60, recordFailure: !retrying)
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60, recordFailure: !retrying, log: log)
         defer { browser.shutdown() }
         #expect(result["outcome"] as? String == "passed", "\(motions) \(holds) \(result)")
         let frames = try Self.frameTimings(browser)

@@ -205,7 +205,8 @@ import VigilTestSupport
     }
 
     @Test func aFailedAttemptStartsAnotherUntilMaxAttemptsThenTheSessionIsLockedOut() throws {
-        let t = try TestServer(checkCaptureClock: false)
+        let logger = CapturingLogger()
+        let t = try TestServer(checkCaptureClock: false, logger: logger)
         let (id, token) = t.createSession(["policy": ["motions": ["turnLeft"], "count": 1, "type": "motion", "challengeTimeout": 5, "maxAttempts": 2]])
         let jpeg = try Self.jpegFrame()   // a still face never turns: each attempt times out
         var retries: [[String: Any]] = []
@@ -227,6 +228,11 @@ import VigilTestSupport
         #expect(admitted { frame(t, token, jpeg, at: "40000") }.errorCode == "session_locked")
         let poll = admitted { t.request("GET", "/v1/client/session", bearer: token) }
         #expect(poll.json["lockedOut"] as? Bool == true, "\(poll.status) \(String(decoding: poll.body, as: UTF8.self))")
+        // The tenant sees the last attempt; the log says why the first one failed.
+        let failed = logger.logged.filter { $0.event == "attempt_failed" }
+        #expect(failed.count == 1 && failed.first?.fields["sessionId"] == .text(id) && failed.first?.fields["attempt"] == .integer(1))
+        // The same still frame every time: a timeout, and the repeats the engine sees in it.
+        #expect(failed.first?.fields["reasons"] == .text("frameTiming:duplicate_frames,identity:too_few_samples,turnLeft:timeout"), "\(failed)")
     }
 
     @Test func theCaptureClockMayNotRunAheadOfArrivals() throws {

@@ -79,6 +79,12 @@ struct CaptureService {
                     retry = .init(feedback: decision.feedback, attemptsLeft: entry.record.policy.maxAttempts - entry.attempt + 1)
                     entry.restart(Self.engine(for: entry.record.attemptPolicy))
                     context.metrics.add("vigil_attempts_failed_total")
+                    // The tenant sees only the last attempt; the log keeps why the others failed.
+                    context.logger.log(.info, "attempt_failed", [
+                        "sessionId": .text(record.id), "tenantId": .text(record.tenantId), "attempt": .integer(entry.attempt - 1),
+                        "feedback": .text(decision.feedback.map(\.rawValue).joined(separator: ",")),
+                        "reasons": .text(decision.reasons.joined(separator: ",")),
+                    ])
                 } else {
                     entry.record = try complete(entry.record, decision, attempt: entry.attempt, personalData: personalData)
                 }
