@@ -1,11 +1,21 @@
-/// Minimal command-line parsing: `--name value` options, `--flag` switches, positionals.
+/// Minimal command-line parsing: `--name value` options, `--flag` switches, positionals; with
+/// `environment`, an option or switch not given reads `VIGIL_NAME` (`--base-url` from
+/// `VIGIL_BASE_URL`; a switch is on for `1`, `true` or `yes`).
 struct Arguments {
     private(set) var positionals: [String] = []
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
 
     /// Parses `arguments`; `valued` names the options that take a value.
-    init(_ arguments: [String], valued: Set<String>, switches: Set<String> = []) throws {
+    init(_ arguments: [String], valued: Set<String>, switches: Set<String> = [], environment: [String: String] = [:]) throws {
+        defer {
+            for name in valued where options[name] == nil {
+                if let value = environment[Self.variable(name)] { options[name] = value }
+            }
+            for name in switches where ["1", "true", "yes"].contains(environment[Self.variable(name)]?.lowercased() ?? "") {
+                flags.insert(name)
+            }
+        }
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -26,6 +36,9 @@ struct Arguments {
             i += 1
         }
     }
+
+    /// The environment variable an option falls back to: `VIGIL_` and its name in capitals.
+    static func variable(_ name: String) -> String { "VIGIL_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     func value(_ name: String) -> String? { options[name] }
     func has(_ name: String) -> Bool { flags.contains(name) }

@@ -9,7 +9,9 @@ enum ServeCommand {
     static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "retention-days", "log-level", "metrics-token"], switches: ["allow-private-webhooks", "no-rate-limits"])
+        // Every option also comes from the environment (`VIGIL_PORT`, `VIGIL_METRICS_TOKEN`, ...).
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "retention-days", "log-level", "metrics-token"],
+                                 switches: ["allow-private-webhooks", "no-rate-limits"], environment: ProcessInfo.processInfo.environment)
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
         configuration.host = args.value("host") ?? "127.0.0.1"
@@ -19,7 +21,7 @@ enum ServeCommand {
         configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
         configuration.rateLimits.enabled = !args.has("no-rate-limits")
-        configuration.metricsToken = args.value("metrics-token") ?? ProcessInfo.processInfo.environment["VIGIL_METRICS_TOKEN"]
+        configuration.metricsToken = args.value("metrics-token")
         let levelName = args.value("log-level") ?? "info"
         guard let level = LogLevel(name: levelName) else {
             throw CLIError.usage("--log-level is one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(levelName)'")

@@ -18,6 +18,13 @@ struct Vigil {
       capture                the headless capture host against a server (exit 0 passed, 1 failed, 2 error)
     """
 
+    /// Each command's usage, printed by `vigil COMMAND --help`.
+    static let commandUsage: [String: String] = [
+        "analyze": AnalyzeCommand.usage, "compare": CompareCommand.usage, "liveness": LivenessCommand.usage, "synth": SynthCommand.usage,
+        "serve": ServeCommand.usage, "tenants": AdminCommands.usage, "keys": AdminCommands.usage, "sessions": AdminCommands.usage,
+        "webhooks": AdminCommands.usage, "capture": CaptureCommand.usage,
+    ]
+
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
@@ -25,6 +32,10 @@ struct Vigil {
             exit(2)
         }
         let command = arguments.removeFirst()
+        if arguments.contains("--help") || arguments.contains("-h"), let help = commandUsage[command] {
+            print(help.hasPrefix("usage:") ? help : "usage: " + help)
+            exit(0)
+        }
         do {
             let status: Int32
             switch command {

@@ -123,5 +123,15 @@ import Testing
         #expect(try CLITests.run(["tenants", "create", "--data", data]).status == 2)
         #expect(try CLITests.run(["serve", "--port", "99999"]).status == 2)
         #expect(try CLITests.run(["serve", "--log-level", "verbose"]).status == 2)
+        // Every serve option also comes from the environment.
+        let fromEnvironment = try CLITests.run(["serve"], environment: ["VIGIL_LOG_LEVEL": "verbose"])
+        #expect(fromEnvironment.status == 2 && fromEnvironment.stderr.contains("'verbose'"))
+    }
+
+    @Test func everyCommandAnswersHelpWithItsUsage() throws {
+        for command in ["analyze", "compare", "liveness", "synth", "serve", "tenants", "keys", "sessions", "webhooks", "capture"] {
+            let help = try CLITests.run([command, "--help"])
+            #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).hasPrefix("usage:"), "\(command)")
+        }
     }
 }
