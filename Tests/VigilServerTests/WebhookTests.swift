@@ -99,6 +99,10 @@ final class WebhookReceiver: Sendable {
         let (_, token) = t.createSession()
         _ = t.request("POST", "/v1/client/cancel", bearer: token)
         #expect(receiver.waitFor(1, seconds: 5).count == 1)
+        // The worker records the failed attempt just after the answer arrives.
+        for _ in 0..<30 where try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first?.attempts ?? 0 == 0 {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         let failed = try #require(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first)
         #expect(failed.state == .pending && failed.attempts == 1 && failed.lastError == "HTTP 500")
         // The first retry comes 4-6 s later.
