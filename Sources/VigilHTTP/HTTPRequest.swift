@@ -51,6 +51,10 @@ public struct HTTPRequest: Sendable {
     /// The header `name` (any case).
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
+    /// Whether the peer is this host (IPv4, IPv6 or IPv4-mapped loopback). Behind a reverse proxy
+    /// on the same host every visitor is.
+    public var isFromLoopback: Bool { ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(remoteAddress) }
+
     /// The bearer token of the `Authorization` header.
     public var bearerToken: String? {
         // Byte-wise: this runs on every authenticated request.

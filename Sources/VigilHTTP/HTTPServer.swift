@@ -146,19 +146,15 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
     request.headers = headers
     request.requestId = requestId(from: headers["x-request-id"])
 
-    var response: HTTPResponse
+    var refusal: HTTPError?
     if r.refused_status == 413 {
         let limit = server.router.bodyLimit(method: request.method, path: request.path)
-        response = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)",
-                             headers: [("Connection", "close")]).response(requestId: request.requestId)
-        response.headers.append(("X-Request-Id", request.requestId))
-        request.route = server.router.pattern(method: request.method, path: request.path)
-    } else {
-        response = server.router.respond(to: &request)
+        refusal = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)", headers: [("Connection", "close")])
     }
+    let response = server.router.respond(to: &request, refusal: refusal)
     vh_reply_status(reply, Int32(response.status))
     for (name, value) in response.headers { vh_reply_header(reply, name, value) }
     response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }
     let elapsed = ContinuousClock.now - started
-    server.observe(request, response, Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+    server.observe(request, response, elapsed.milliseconds)
 }

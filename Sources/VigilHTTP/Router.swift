@@ -62,12 +62,14 @@ public struct Router: Sendable {
         return try route.handler(request)
     }
 
-    /// The answer to `request`: its handler's, or the error it threw as an error answer
+    /// The answer to `request`: `refusal` when the server refused it before its handler (a body
+    /// over the limit), else its handler's, or the error it threw as an error answer
     /// (`HTTPError`, `HTTPErrorConvertible`, anything else as `internal_error` with its cause),
     /// with `X-Request-Id`. The server answers every request this way; tests may call it directly.
-    public func respond(to request: inout HTTPRequest) -> HTTPResponse {
+    public func respond(to request: inout HTTPRequest, refusal: HTTPError? = nil) -> HTTPResponse {
         var response: HTTPResponse
         do {
+            if let refusal { throw refusal }
             response = try handle(request)
         } catch let error as HTTPError {
             response = error.response(requestId: request.requestId)

@@ -78,7 +78,7 @@ public final class VigilServer: Sendable {
         var request = request
         let response = router.respond(to: &request)
         let elapsed = ContinuousClock.now - started
-        Self.observe(request, response, Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000, context)
+        Self.observe(request, response, elapsed.milliseconds, context)
         return response
     }
 

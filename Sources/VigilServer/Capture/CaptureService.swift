@@ -40,7 +40,7 @@ struct CaptureService {
     /// What a frame did to the session.
     struct FrameProgress {
         /// The attempt that just failed, when this frame ended one and another began.
-        struct Retry { let feedback: [FeedbackCode], attemptsLeft: Int }
+        struct Retry: Encodable { let feedback: [FeedbackCode], attemptsLeft: Int }
         /// The session as stored after the frame.
         let record: SessionRecord
         /// The attempt now running, and its engine.
@@ -60,9 +60,9 @@ struct CaptureService {
                 throw ServiceError(.tooManyFrames, "a session takes at most \(Self.maxFrames) frames")
             }
             let hash = contentHash(jpeg)
-            let checksClock = context.configuration.checkCaptureClock
+            // The attempt has a capture clock only when the server checks it.
             let update = try context.analyzers().withAnalyzer { analyzer in
-                entry.capture.process(image, captureMs: captureMs, arrival: checksClock ? context.clock.now : nil, contentHash: hash, with: analyzer)
+                entry.capture.process(image, captureMs: captureMs, arrival: context.clock.now, contentHash: hash, with: analyzer)
             }
             let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }

@@ -37,7 +37,7 @@ enum DemoPage {
     }
 
     private static func demoTenant(_ request: HTTPRequest, _ context: ServerContext) throws -> Tenant {
-        guard ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(request.remoteAddress) else {
+        guard request.isFromLoopback else {
             throw HTTPError(.notFound, "no such endpoint: \(request.path)")
         }
         guard let tenant = try context.stored({ () throws(StoreError) in try context.store.tenants() }).first(where: { $0.name == tenantName }) else {

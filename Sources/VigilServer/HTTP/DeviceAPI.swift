@@ -88,11 +88,10 @@ enum DeviceAPI {
     /// What a frame answers: live guidance and challenge state.
     struct FrameAnswer: Encodable {
         struct Reflection: Encodable { let colors: [ReflectionColor], startMs: Int, stepMs: Int }
-        /// The attempt that just failed, when this frame ended one and another may start.
-        struct Retry: Encodable { let feedback: [FeedbackCode], attemptsLeft: Int }
         let status: SessionStatus
         let attempt: Int, maxAttempts: Int
-        let retry: Retry?
+        /// The attempt that just failed, when this frame ended one and another may start.
+        let retry: CaptureService.FrameProgress.Retry?
         let face: Bool
         let guidance: FeedbackCode?
         let challenge: ChallengeView?
@@ -138,7 +137,7 @@ enum DeviceAPI {
         }
         let record = progress.record, verdict = record.verdict
         return FrameAnswer(status: record.status, attempt: progress.attempt, maxAttempts: record.policy.maxAttempts,
-                           retry: progress.retry.map { .init(feedback: $0.feedback, attemptsLeft: $0.attemptsLeft) },
+                           retry: progress.retry,
                            face: progress.face, guidance: update?.guidance, challenge: challenge, reflection: reflection, outcome: verdict?.outcome,
                            feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: record.signedResult)
     }

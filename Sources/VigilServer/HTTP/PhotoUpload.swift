@@ -32,7 +32,7 @@ enum PhotoUpload {
         do {
             analyzers = try context.analyzers()
         } catch {
-            throw HTTPError(error.code, error.message)
+            throw error.httpError
         }
         do {
             return try analyzers.withAnalyzer { try PhotoFace(in: image, analyzer: $0) }

@@ -29,7 +29,7 @@ enum PublicAPI {
     /// Whether `request` may read `/metrics`: it carries `token` as its bearer token, or, with no
     /// token configured, it comes from a loopback address.
     static func mayScrape(_ request: HTTPRequest, token: String?) -> Bool {
-        guard let token else { return ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(request.remoteAddress) }
+        guard let token else { return request.isFromLoopback }
         return request.bearerToken.map { ConstantTime.equals(Array($0.utf8), Array(token.utf8)) } ?? false
     }
 }
