@@ -16,7 +16,9 @@ import Testing
 
     @Test func theExampleBackendCreatesASessionAndTrustsOnlyItsOwnSignedResult() throws {
         let example = try Self.built()
-        let served = try ServeCLITests.Served(data: ServeCLITests.temporaryData())
+        let data = ServeCLITests.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let served = try ServeCLITests.Served(data: data)
         defer { _ = served.stop(SIGTERM) }
         let demo = try #require(served.started["demoTenant"] as? [String: Any])
         let key = try #require(demo["apiKey"] as? String), tenant = try #require(demo["tenantId"] as? String)

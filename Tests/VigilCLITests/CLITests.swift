@@ -79,6 +79,7 @@ import Testing
 
     @Test func analyzeExitsTwoWhenAnyFileIsNotAnImage() throws {
         let junk = try Self.temporaryFile(Data("definitely not a jpeg".utf8), suffix: ".jpg")
+        defer { try? FileManager.default.removeItem(atPath: junk) }
         let result = try Self.run(["analyze", "\(Self.fixtures)/obama.jpg", junk, "/nonexistent/x.png"])
         #expect(result.status == 2)
         #expect(result.errorCode == "bad_image")
@@ -106,6 +107,7 @@ import Testing
     @Test func compareReportsAnImageWithoutAFace() throws {
         // The CLI test links no Vigil module, so the flat grey PNG is built here from the format.
         let png = try Self.temporaryFile(Self.flatPNG(width: 64, height: 64), suffix: ".png")
+        defer { try? FileManager.default.removeItem(atPath: png) }
         let result = try Self.run(["compare", png, "\(Self.fixtures)/obama.jpg"])
         #expect(result.status == 2)
         #expect(result.errorCode == "no_face")
@@ -113,6 +115,7 @@ import Testing
 
     @Test func compareRefusesBadImagesAndBadOptions() throws {
         let junk = try Self.temporaryFile(Data([0xFF, 0xD8, 0xFF]), suffix: ".jpg")
+        defer { try? FileManager.default.removeItem(atPath: junk) }
         #expect(try Self.run(["compare", junk, "\(Self.fixtures)/obama.jpg"]).errorCode == "bad_image")
         let badThreshold = try Self.run(["compare", "a", "b", "--threshold", "lots"])
         #expect(badThreshold.status == 2 && badThreshold.errorCode == "usage")

@@ -10,6 +10,7 @@ import Testing
 
     @Test func aRecordedPhotoSessionIsCapturedAndFailsWithASignedResultExitOne() throws {
         let data = ServeCLITests.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let served = try ServeCLITests.Served(data: data)
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
@@ -32,7 +33,9 @@ import Testing
 
     /// The synthetic person rendered live, at camera pace, following what the server asks.
     @Test func aSyntheticPersonFollowingTheServerPassesAndATiltedPrintFailsAtLow() throws {
-        let served = try ServeCLITests.Served(data: ServeCLITests.temporaryData())
+        let data = ServeCLITests.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let served = try ServeCLITests.Served(data: data)
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         func capture(_ species: String, seed: Int) throws -> (status: Int32, states: [[String: Any]]) {
@@ -58,6 +61,7 @@ import Testing
                                   "--frames", "/nonexistent", "--y4m", "/x"]).status == 2)
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t", "--frames", "/nonexistent"]).status == 2)
         let notVideo = try CLITests.temporaryFile(Data("hello".utf8), suffix: ".y4m")
+        defer { try? FileManager.default.removeItem(atPath: notVideo) }
         #expect(try CLITests.run(["capture", "--server", "http://127.0.0.1:9", "--session-id", "s", "--token", "t", "--y4m", notVideo]).status == 2)
         for synthetic in [["--synthetic", "live"], ["--synthetic", "dragon", "--photo", notVideo], ["--synthetic", "reorderedFrames", "--photo", notVideo],
                           ["--synthetic", "live", "--photo", notVideo], ["--synthetic", "live", "--frames", "/tmp"]] {
@@ -90,7 +94,9 @@ import Testing
     /// The device checks on real processes: under a debugger and with a preloaded library the
     /// capture stops with `securityException` before anything is sent; a clean run sees neither.
     @Test func aTracedOrPreloadedCaptureStopsBeforeSendingAndACleanOneDoesNot() throws {
-        let served = try ServeCLITests.Served(data: ServeCLITests.temporaryData())
+        let data = ServeCLITests.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let served = try ServeCLITests.Served(data: data)
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         let (_, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"])
@@ -101,6 +107,7 @@ import Testing
         try Data(#"{"frames":[{"file":"missing.jpg","timestampMs":0}]}"#.utf8).write(to: dir.appendingPathComponent("session.json"))
         let capture = ["capture", "--server", served.base, "--session-id", id, "--token", token, "--frames", dir.path]
         let script = try CLITests.temporaryFile(Data(Self.traced.utf8), suffix: ".py")
+        defer { try? FileManager.default.removeItem(atPath: script) }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

@@ -67,6 +67,7 @@ import Testing
 
     @Test func aFreshDataDirectoryGetsADemoTenantAndSIGTERMExitsCleanly() throws {
         let data = Self.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let served = try Served(data: data)
         let demo = try #require(served.started["demoTenant"] as? [String: Any])
         let key = try #require(demo["apiKey"] as? String)
@@ -82,6 +83,7 @@ import Testing
 
     @Test func aKilledServerLosesNoResultAndNoQueuedWebhook() throws {
         let data = Self.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let served = try Served(data: data, extra: ["--allow-private-webhooks"])
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         // A webhook endpoint that is down: the event stays queued.
@@ -105,6 +107,7 @@ import Testing
 
     @Test func operatorCommandsWorkOnADataDirectory() throws {
         let data = Self.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let created = try CLITests.run(["tenants", "create", "acme", "--data", data])
         #expect(created.status == 0)
         let tenant = try #require(created.json as? [String: Any])

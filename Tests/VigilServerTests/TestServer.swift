@@ -62,7 +62,10 @@ final class TestServer: @unchecked Sendable {
         return try VigilServer(configuration: configuration, store: try VigilServer.openStore(data), analyzers: Self.analyzers, clock: clock)
     }
 
-    deinit { server.shutdown() }
+    deinit {
+        server.shutdown()
+        try? FileManager.default.removeItem(at: data)
+    }
 
     struct Response {
         let status: Int
