@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilStore", "VigilCore"]),
         .testTarget(name: "VigilServerTests", dependencies: ["VigilServer", "VigilStore", "VigilCrypto", "VigilCore", "VigilFace", "VigilSynth",
                                                            "VigilHTTP", "VigilTestSupport", "VigilSDK", "VigilVerifier", "VigilSynthCapture"]),
-        .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore"]),
+        .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore", "VigilTestSupport"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace", "VigilServer", "VigilStore", "VigilSynth"]),

@@ -15,6 +15,10 @@ public struct ImageHeader: Equatable, Sendable {
     /// Height in pixels.
     public let height: Int
 
+    /// The most scans a JPEG may have. Encoders write one (baseline) or about ten (progressive);
+    /// each scan costs the decoder a pass over the image, so thousands of empty ones stall it.
+    public static let maxScans = 100
+
     /// Parses and structurally validates the header, so that truncated or inconsistent streams are
     /// refused before the decoder sees them and allocation is bounded by the announced size.
     public init(parsing bytes: UnsafeRawBufferPointer) throws(ImageError) {
@@ -70,9 +74,18 @@ public struct ImageHeader: Equatable, Sendable {
             case 0xDA:
                 guard let size else { throw .malformed("scan before frame header") }
                 // The entropy-coded data must be followed by an end-of-image marker somewhere.
+                // Scans are counted on the way: entropy-coded bytes never hold FF DA (an FF in
+                // them is followed by 00 or a restart marker), so every FF DA starts a scan.
                 var j = i + length
+                var scans = 1
                 while j + 1 < b.count {
-                    if b[j] == 0xFF && b[j + 1] == 0xD9 { return size }
+                    if b[j] == 0xFF {
+                        if b[j + 1] == 0xD9 { return size }
+                        if b[j + 1] == 0xDA {
+                            scans += 1
+                            guard scans <= maxScans else { throw .unsupportedVariant("more than \(maxScans) scans") }
+                        }
+                    }
                     j += 1
                 }
                 throw .truncated

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 @testable import VigilFace
+import VigilTestSupport
 
 @Suite struct ImageDecodingTests {
     /// A small generated image: a colour gradient, so encoders have something to work on.
@@ -90,6 +91,15 @@ import VigilCore
         #expect(throws: ImageError.tooLarge(width: 64, height: 48, maxPixels: 1000)) {
             try Image(encoded: Self.gradient().jpegData(), maxPixels: 1000)
         }
+    }
+
+    @Test func aJPEGWithMoreScansThanAnyEncoderWritesIsRefusedBeforeDecoding() throws {
+        for scans in [ImageHeader.maxScans + 1, 200_000] {
+            let bomb = HostileImages.scanBomb(from: Self.gradient().jpegData(), scans: scans)
+            #expect(throws: ImageError.unsupportedVariant("more than \(ImageHeader.maxScans) scans")) { try Image(encoded: bomb) }
+        }
+        let allowed = HostileImages.scanBomb(from: Self.gradient().jpegData(), scans: ImageHeader.maxScans)
+        #expect(try allowed.withUnsafeBytes { try ImageHeader(parsing: $0) }.width == 64)
     }
 
     @Test func corruptScanDataGivesAnImageOrATypedError() throws {

@@ -48,6 +48,8 @@ import VigilTestSupport
         var random = SystemRandomNumberGenerator()
         #expect(frame(t, token, [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { _ in UInt8.random(in: 0...255, using: &random) }).errorCode == "invalid_image")
         #expect(frame(t, token, Array(jpeg.prefix(600))).errorCode == "invalid_image")
+        // A progressive "scan bomb" is refused from its markers, before any decoding.
+        #expect(frame(t, token, HostileImages.scanBomb(from: jpeg, scans: 100_000)).errorCode == "invalid_image")
         // An announced oversized frame is refused before it is sent (a client sending it anyway may
         // see the connection closed instead of the answer).
         let client = try RawHTTPClient(port: t.port)
