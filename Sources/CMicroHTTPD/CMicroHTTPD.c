@@ -171,7 +171,7 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
 }
 
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
-                    vh_limit_fn limit, vh_handler_fn handler, void *context, char *error) {
+                    unsigned connections_per_address, vh_limit_fn limit, vh_handler_fn handler, void *context, char *error) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
@@ -206,6 +206,7 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
                                       MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
                                       MHD_OPTION_NOTIFY_COMPLETED, completed, server,
                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                                      MHD_OPTION_PER_IP_CONNECTION_LIMIT, connections_per_address,
                                       MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
                                       MHD_OPTION_END);
     if (!server->daemon) {

@@ -22,13 +22,18 @@ public final class HTTPServer: Sendable {
         public var threads = 2
         /// Seconds an idle keep-alive connection is kept.
         public var idleTimeoutSeconds = 30
+        /// Connections one client address may hold at once (0: no limit); further ones are
+        /// closed as they are accepted, so that one address cannot hold every connection.
+        public var connectionsPerAddress = 64
 
-        /// The defaults: 127.0.0.1:8080, two threads, 30 s idle timeout.
-        public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, idleTimeoutSeconds: Int = 30) {
+        /// The defaults: 127.0.0.1:8080, two threads, 30 s idle timeout, 64 connections an address.
+        public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, idleTimeoutSeconds: Int = 30,
+                    connectionsPerAddress: Int = 64) {
             self.host = host
             self.port = port
             self.threads = threads
             self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.connectionsPerAddress = connectionsPerAddress
         }
     }
 
@@ -76,7 +81,8 @@ public final class HTTPServer: Sendable {
         let context = Unmanaged.passRetained(Context(router: router, observe: observe))
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
-                                    UInt32(max(1, configuration.idleTimeoutSeconds)), limitCallback, handlerCallback,
+                                    UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
+                                    limitCallback, handlerCallback,
                                     context.toOpaque(), &error) else {
             context.release()
             throw HTTPServerError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -57,7 +57,8 @@ public final class VigilServer: Sendable {
         routes = router.routes.map { ($0.method, $0.pattern) }
         self.router = router
         do {
-            http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads),
+            http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads,
+                                                      connectionsPerAddress: configuration.connectionsPerAddress),
                                   router: router) { request, response, milliseconds in
                 Self.observe(request, response, milliseconds, context)
             }

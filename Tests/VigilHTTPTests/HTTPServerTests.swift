@@ -13,7 +13,7 @@ import VigilTestSupport
         init() {}
     }
 
-    static func server(calls: Counter? = nil, slowMs: Int = 0) throws -> HTTPServer {
+    static func server(calls: Counter? = nil, slowMs: Int = 0, connectionsPerAddress: Int = 64) throws -> HTTPServer {
         var router = Router()
         router.add("GET", "/v1/things/{id}") { request in
             .json(Echo(id: request.parameters["id"] ?? "", bytes: 0))
@@ -27,7 +27,7 @@ import VigilTestSupport
             return .text("done")
         }
         router.add("GET", "/broken") { _ in throw CocoaError(.fileNoSuchFile) }
-        return try HTTPServer(configuration: .init(port: 0, threads: 2), router: router)
+        return try HTTPServer(configuration: .init(port: 0, threads: 2, connectionsPerAddress: connectionsPerAddress), router: router)
     }
 
     @Test func routesWithPathParametersAnswerJSONWithARequestId() throws {
@@ -49,6 +49,30 @@ import VigilTestSupport
         let wrong = try client.request("DELETE", "/v1/things/abc")
         #expect(wrong.status == 405)
         #expect(wrong.headers["allow"] == "GET, POST")
+    }
+
+    /// Slowloris: one address holding its connections open with headers that never end. It
+    /// cannot open more; another address is served at once.
+    @Test func oneAddressCannotHoldEveryConnection() throws {
+        let server = try Self.server(connectionsPerAddress: 8)
+        var held = try (0..<8).map { _ in try RawHTTPClient(port: server.port, from: "127.0.0.1") }
+        for client in held {
+            // Answered once (so the server surely holds it), then a request that never ends.
+            #expect(try client.request("GET", "/v1/things/a").status == 200)
+            client.send(Array("GET /v1/things/a HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n".utf8))
+        }
+        let ninth = try RawHTTPClient(port: server.port, from: "127.0.0.1")
+        #expect(throws: POSIXError.self) { try ninth.request("GET", "/v1/things/b") }
+        let other = try RawHTTPClient(port: server.port, from: "127.0.0.2").request("GET", "/v1/things/c")
+        #expect(other.status == 200)
+        // Once the first address lets one go, it may connect again.
+        held.removeLast()
+        let deadline = Date().addingTimeInterval(10)
+        var again: Int?
+        while again == nil, Date() < deadline {
+            again = try? RawHTTPClient(port: server.port, from: "127.0.0.1").request("GET", "/v1/things/d").status
+        }
+        #expect(again == 200)
     }
 
     @Test func aBodyWithinTheLimitReachesTheHandler() throws {

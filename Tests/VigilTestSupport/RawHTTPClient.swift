@@ -23,8 +23,20 @@ public final class RawHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: UInt16) throws {
+    /// Connects to `port` on 127.0.0.1 from `source` (any 127.x.y.z address is this machine's
+    /// too, so tests can be two clients).
+    public init(port: UInt16, from source: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian

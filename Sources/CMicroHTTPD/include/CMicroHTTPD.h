@@ -36,11 +36,12 @@ typedef void (*vh_handler_fn)(void *context, const vh_request *request, vh_reply
 
 typedef struct vh_server vh_server;
 
-/* Starts listening on host:port (port 0 picks one) with `threads` worker threads (epoll).
-   `context` is passed to both callbacks and must outlive the server. NULL on failure, with a
-   message in `error` (at least 256 bytes). */
+/* Starts listening on host:port (port 0 picks one) with `threads` worker threads (epoll). A
+   client address holding `connections_per_address` connections (0: no limit) has further ones
+   closed as they are accepted. `context` is passed to both callbacks and must outlive the
+   server. NULL on failure, with a message in `error` (at least 256 bytes). */
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
-                    vh_limit_fn limit, vh_handler_fn handler, void *context, char *error);
+                    unsigned connections_per_address, vh_limit_fn limit, vh_handler_fn handler, void *context, char *error);
 /* The port listened on. */
 uint16_t vh_port(const vh_server *server);
 /* Stops accepting connections; requests in progress continue. */

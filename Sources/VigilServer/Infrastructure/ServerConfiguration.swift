@@ -10,6 +10,9 @@ public struct ServerConfiguration: Sendable {
     public var baseURL: String?
     /// HTTP worker threads (each with its own face analyzer).
     public var threads = 2
+    /// Connections one client address may hold at once (0: no limit). Behind a reverse proxy
+    /// every client arrives from the proxy's address: raise it there, or set 0.
+    public var connectionsPerAddress = 64
     /// Session lifetime from creation.
     public var sessionLifetime: TimeInterval = 600
     /// How long audit images and reference faces are kept (the purge runs in the background).
