@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* strcasestr */
 #include "CMicroHTTPD.h"
 
 #include <arpa/inet.h>
@@ -26,7 +27,9 @@ typedef struct vh_state {
     uint8_t *body;
     size_t length, capacity, limit;
     int refused;     /* the 413 was queued */
-    size_t overflow; /* bytes discarded past the limit */
+    int discarding;  /* the body is read and dropped, then answered 413 */
+    size_t overflow; /* bytes discarded */
+    size_t discard_limit; /* past this many, the connection is cut */
 } vh_state;
 
 struct vh_reply {
@@ -113,9 +116,22 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         if (declared) {
             char *end = NULL;
             unsigned long long n = strtoull(declared, &end, 10);
-            if (end == declared || *end != '\0' || n > state->limit) {
+            if (end == declared || *end != '\0') {
                 state->refused = 1;
                 return answer(server, connection, url, method, NULL, 0, 413);
+            }
+            if (n > state->limit) {
+                /* A client that sends its whole body before reading (no Expect: 100-continue)
+                   would see the connection reset if the 413 came now and the unread body after
+                   it: a body not far past the limit is read and dropped first. */
+                const char *expect = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+                if ((expect && strcasestr(expect, "100-continue")) || n - state->limit > VH_DISCARD_LIMIT) {
+                    state->refused = 1;
+                    return answer(server, connection, url, method, NULL, 0, 413);
+                }
+                state->discarding = 1;
+                state->discard_limit = (size_t)n;
+                return MHD_YES;
             }
             if (n > 0) {
                 state->body = malloc((size_t)n);
@@ -128,14 +144,18 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     if (*upload_data_size > 0) {
         size_t chunk = *upload_data_size;
         *upload_data_size = 0;
-        if (state->overflow || state->length + chunk > state->limit) {
+        if (!state->discarding && state->length + chunk > state->limit) {
             /* A chunked body that grew past the limit. MHD cannot answer in the middle of a body,
                so the rest is discarded up to a bound (then 413), and past it the connection is cut. */
             free(state->body);
             state->body = NULL;
             state->length = 0;
+            state->discarding = 1;
+            state->discard_limit = VH_DISCARD_LIMIT;
+        }
+        if (state->discarding) {
             state->overflow += chunk;
-            return state->overflow > VH_DISCARD_LIMIT ? MHD_NO : MHD_YES;
+            return state->overflow > state->discard_limit ? MHD_NO : MHD_YES;
         }
         if (state->length + chunk > state->capacity) {
             size_t capacity = state->capacity ? state->capacity * 2 : 16384;
@@ -151,7 +171,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         return MHD_YES;
     }
     if (state->refused) return MHD_YES;
-    if (state->overflow) {
+    if (state->discarding) {
         state->refused = 1;
         return answer(server, connection, url, method, NULL, 0, 413);
     }

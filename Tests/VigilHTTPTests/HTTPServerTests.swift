@@ -22,6 +22,7 @@ import VigilTestSupport
             calls?.calls.withLock { $0 += 1 }
             return .json(Echo(id: request.parameters["id"] ?? "", bytes: request.body.count), status: 201)
         }
+        router.add("POST", "/big", bodyLimit: 8 * 1024 * 1024) { request in .json(Echo(id: "big", bytes: request.body.count)) }
         router.add("GET", "/slow") { _ in
             Thread.sleep(forTimeInterval: Double(slowMs) / 1000)
             return .text("done")
@@ -95,6 +96,23 @@ import VigilTestSupport
         // A body on a route that takes none is refused the same way.
         let get = try RawHTTPClient(port: server.port).request("GET", "/v1/things/x", body: [1, 2, 3])
         #expect(get.status == 413)
+    }
+
+    /// A client that writes its whole body before reading (Python's http.client, as `requests`
+    /// uses) gets the 413, not a reset connection: a body not far past the limit is read and
+    /// dropped before the answer.
+    @Test func aClientWritingAnOversizedBodyBeforeReadingGetsThe413() throws {
+        let calls = Counter()
+        let server = try Self.server(calls: calls)
+        // Past the limit by 3 KB, and a body larger than the socket buffers hold, past its limit by 512 KB.
+        for (path, size) in [("/v1/things/x", 4096), ("/big", 8 * 1024 * 1024 + 512 * 1024)] {
+            let client = try RawHTTPClient(port: server.port)
+            let sent = client.send(Array("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: \(size)\r\n\r\n".utf8) + [UInt8](repeating: 66, count: size))
+            #expect(sent, "the server cut the connection while the body was being sent")
+            let response = try client.readResponse()
+            #expect(response.status == 413 && response.error?.code == "body_too_large")
+        }
+        #expect(calls.value == 0)
     }
 
     @Test func aChunkedBodyThatGrowsPastTheLimitGets413() throws {

@@ -50,10 +50,10 @@ import VigilTestSupport
         #expect(frame(t, token, Array(jpeg.prefix(600))).errorCode == "invalid_image")
         // A progressive "scan bomb" is refused from its markers, before any decoding.
         #expect(frame(t, token, HostileImages.scanBomb(from: jpeg, scans: 100_000)).errorCode == "invalid_image")
-        // An announced oversized frame is refused before it is sent (a client sending it anyway may
-        // see the connection closed instead of the answer).
+        // An announced oversized frame is refused before it is sent (to a client that waits for
+        // 100-continue; one that sends it anyway gets the 413 after it, see HTTPServerTests).
         let client = try RawHTTPClient(port: t.port)
-        client.send(Array("POST /v1/client/frames HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: image/jpeg\r\nVigil-Capture-Time: 0\r\nContent-Length: \(3 * 1024 * 1024)\r\n\r\n".utf8))
+        client.send(Array("POST /v1/client/frames HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: image/jpeg\r\nVigil-Capture-Time: 0\r\nExpect: 100-continue\r\nContent-Length: \(3 * 1024 * 1024)\r\n\r\n".utf8))
         #expect(try client.readResponse().status == 413)
         #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.status == .created)
         #expect(frame(t, token, jpeg).status == 200)

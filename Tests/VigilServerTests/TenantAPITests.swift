@@ -98,9 +98,9 @@ import VigilStore
         }
         let policy = t.request("POST", "/v1/sessions", bearer: t.apiKeys["a"], body: Array(#"{"policy": {"count": 2, "challengeTimeout": 500}}"#.utf8))
         #expect(String(decoding: policy.body, as: UTF8.self).contains("challengeTimeout"))
-        // An announced oversized body is refused before it is sent.
+        // An announced oversized body is refused before it is sent (to a client waiting for 100-continue).
         let client = try RawHTTPClient(port: t.port)
-        client.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(t.apiKeys["a"]!)\r\nContent-Length: \(PhotoUpload.bodyLimitForOne + 1)\r\n\r\n".utf8))
+        client.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(t.apiKeys["a"]!)\r\nExpect: 100-continue\r\nContent-Length: \(PhotoUpload.bodyLimitForOne + 1)\r\n\r\n".utf8))
         let huge = try client.readResponse()
         #expect(huge.status == 413 && huge.error?.code == "body_too_large")
         #expect(try t.store.sessions(tenantId: nil, limit: 10).isEmpty)

@@ -54,13 +54,16 @@ public final class RawHTTPClient {
 
     deinit { close(fd) }
 
-    public func send(_ bytes: [UInt8]) {
+    /// Sends `bytes`; false when the connection broke first (reset, or closed by the server).
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
+            if n <= 0 { return false }
             sent += n
         }
+        return true
     }
 
     public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Response {
