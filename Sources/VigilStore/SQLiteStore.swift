@@ -393,11 +393,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    public func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError) {
+    public func insertIdempotency(_ record: IdempotencyRecord, replacingOlderThan expired: Date) throws(StoreError) {
         try locked { c in
-            try c.query("INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, body, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        [.text(record.tenantId), .text(record.key), .text(record.requestHash), .integer(Int64(record.status)), .blob(record.body),
-                         ms(record.createdAt)])
+            try c.transaction {
+                try c.query("DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND key = ?2 AND created_at_ms < ?3",
+                            [.text(record.tenantId), .text(record.key), ms(expired)])
+                try c.query("INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, body, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                            [.text(record.tenantId), .text(record.key), .text(record.requestHash), .integer(Int64(record.status)), .blob(record.body),
+                             ms(record.createdAt)])
+            }
         }
     }
 

@@ -67,8 +67,9 @@ public protocol Store: Sendable {
     func idempotency(tenantId: String, key: String) throws(StoreError) -> IdempotencyRecord?
     /// Deletes the stored answers made before `date`; returns how many.
     func purgeIdempotency(before date: Date) throws(StoreError) -> Int
-    /// Stores an answer for an idempotency key (a conflict if one exists).
-    func insertIdempotency(_ record: IdempotencyRecord) throws(StoreError)
+    /// Stores an answer for an idempotency key. A stored answer created before `expired` (one
+    /// the purge has not reached yet) is replaced; a newer one is a conflict.
+    func insertIdempotency(_ record: IdempotencyRecord, replacingOlderThan expired: Date) throws(StoreError)
 
     /// Pending deliveries due at `now`, oldest first.
     func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery]

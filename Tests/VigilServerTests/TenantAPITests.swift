@@ -72,6 +72,9 @@ import VigilStore
         let later = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-2"])
         #expect(later.status == 201 && later.headers["idempotent-replayed"] == nil)
         #expect(later.json["sessionId"] as? String != first.json["sessionId"] as? String)
+        // ...whose answer is kept in place of the expired one (which the purge had not reached yet).
+        let replayed = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-2"])
+        #expect(replayed.headers["idempotent-replayed"] == "true" && replayed.json["sessionId"] as? String == later.json["sessionId"] as? String)
     }
 
     @Test func badBodiesGetTheirOwnErrorAndStoreNothing() throws {

@@ -163,10 +163,15 @@ import VigilCore
     @Test func idempotencyKeysArePerTenantAndWrittenOnce() throws {
         let store = try Self.seeded()
         let record = IdempotencyRecord(tenantId: "tn_a", key: "k", requestHash: "h", status: 201, body: [1], createdAt: Self.now)
-        try store.insertIdempotency(record)
+        let expired = Self.now.addingTimeInterval(-86400)
+        try store.insertIdempotency(record, replacingOlderThan: expired)
         #expect(try store.idempotency(tenantId: "tn_a", key: "k") == record)
         #expect(try store.idempotency(tenantId: "tn_b", key: "k") == nil)
-        #expect(throws: StoreError.self) { try store.insertIdempotency(record) }
+        #expect(throws: StoreError.self) { try store.insertIdempotency(record, replacingOlderThan: expired) }
+        // An expired answer the purge has not reached yet gives way to a new one.
+        let next = IdempotencyRecord(tenantId: "tn_a", key: "k", requestHash: "h2", status: 201, body: [2], createdAt: Self.now.addingTimeInterval(86401))
+        try store.insertIdempotency(next, replacingOlderThan: Self.now.addingTimeInterval(1))
+        #expect(try store.idempotency(tenantId: "tn_a", key: "k") == next)
     }
 
     @Test func personalDataIsKeptUntilItsDeadlineOrErasedAtOnce() throws {

@@ -92,7 +92,7 @@ enum TenantAPI {
             let sealed = IdempotencyAnswer.seal(response.body, apiKey: apiKey, idempotencyKey: key)
             let saved = IdempotencyRecord(tenantId: tenant.id, key: key, requestHash: bodyHash, status: 201, body: sealed, createdAt: now)
             do {
-                try context.store.insertIdempotency(saved)
+                try context.store.insertIdempotency(saved, replacingOlderThan: now.addingTimeInterval(-IdempotencyAnswer.lifetime))
             } catch {
                 // Two requests raced on one key: this one's session stands, the other answer is the stored one.
             }
