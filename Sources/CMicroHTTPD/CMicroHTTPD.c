@@ -15,7 +15,7 @@
 
 struct vh_server {
     struct MHD_Daemon *daemon;
-    vh_limit_fn limit;
+    vh_admit_fn admit;
     vh_handler_fn handler;
     void *context;
     atomic_long in_flight;
@@ -26,8 +26,10 @@ struct vh_server {
 typedef struct vh_state {
     uint8_t *body;
     size_t length, capacity, limit;
-    int refused;     /* the 413 was queued */
-    int discarding;  /* the body is read and dropped, then answered 413 */
+    int refused;     /* the refusal was queued */
+    int discarding;  /* the body is read and dropped, then the refusal answered */
+    struct MHD_Response *refusal; /* the admission's answer, or NULL for a 413 */
+    unsigned refusal_status;
     size_t overflow; /* bytes discarded */
     size_t discard_limit; /* past this many, the connection is cut */
 } vh_state;
@@ -73,31 +75,66 @@ static enum MHD_Result collect(void *cls, enum MHD_ValueKind kind, const char *k
     return MHD_YES;
 }
 
-static enum MHD_Result answer(vh_server *server, struct MHD_Connection *connection, const char *url, const char *method,
-                              const uint8_t *body, size_t length, int refused_status) {
-    vh_pairs headers = {.count = 0}, query = {.count = 0};
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, collect, &headers);
-    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &query);
-    char remote[INET6_ADDRSTRLEN] = "";
+/* A request as the callbacks see it; its strings live in the connection and in `remote`. */
+typedef struct vh_incoming {
+    vh_pairs headers, query;
+    char remote[INET6_ADDRSTRLEN];
+    vh_request request;
+} vh_incoming;
+
+static void read_request(vh_incoming *in, struct MHD_Connection *connection, const char *url, const char *method,
+                         const uint8_t *body, size_t length, int refused_status) {
+    in->headers.count = 0;
+    in->query.count = 0;
+    in->remote[0] = 0;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, collect, &in->headers);
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &in->query);
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info && info->client_addr) {
         const struct sockaddr *addr = info->client_addr;
-        if (addr->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr, remote, sizeof remote);
-        else if (addr->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)addr)->sin6_addr, remote, sizeof remote);
+        if (addr->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr, in->remote, sizeof in->remote);
+        else if (addr->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)addr)->sin6_addr, in->remote, sizeof in->remote);
     }
     vh_request request = {
-        .method = method, .path = url, .headers = headers.items, .header_count = headers.count,
-        .query = query.items, .query_count = query.count, .body = body, .body_length = length,
-        .remote_address = remote, .refused_status = refused_status,
+        .method = method, .path = url, .headers = in->headers.items, .header_count = in->headers.count,
+        .query = in->query.items, .query_count = in->query.count, .body = body, .body_length = length,
+        .remote_address = in->remote, .refused_status = refused_status,
     };
-    vh_reply reply = {.response = NULL, .status = 500, .header_count = 0};
-    server->handler(server->context, &request, &reply);
-    if (!reply.response) reply.response = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    for (size_t i = 0; i < reply.header_count; i++) MHD_add_response_header(reply.response, reply.headers[i].name, reply.headers[i].value);
-    for (size_t i = 0; i < reply.header_count * 2; i++) free(reply.header_storage[i]);
-    enum MHD_Result result = MHD_queue_response(connection, (unsigned)reply.status, reply.response);
-    MHD_destroy_response(reply.response);
+    in->request = request;
+}
+
+/* The MHD response of a filled reply (the caller destroys it). */
+static struct MHD_Response *finish_reply(vh_reply *reply) {
+    if (!reply->response) reply->response = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    for (size_t i = 0; i < reply->header_count; i++) MHD_add_response_header(reply->response, reply->headers[i].name, reply->headers[i].value);
+    for (size_t i = 0; i < reply->header_count * 2; i++) free(reply->header_storage[i]);
+    return reply->response;
+}
+
+static enum MHD_Result queue(struct MHD_Connection *connection, unsigned status, struct MHD_Response *response) {
+    enum MHD_Result result = MHD_queue_response(connection, status, response);
+    MHD_destroy_response(response);
     return result;
+}
+
+static enum MHD_Result answer(vh_server *server, struct MHD_Connection *connection, const char *url, const char *method,
+                              const uint8_t *body, size_t length, int refused_status) {
+    vh_incoming in;
+    read_request(&in, connection, url, method, body, length, refused_status);
+    vh_reply reply = {.response = NULL, .status = 500, .header_count = 0};
+    server->handler(server->context, &in.request, &reply);
+    return queue(connection, (unsigned)reply.status, finish_reply(&reply));
+}
+
+/* The refusal decided on the headers: the admission's answer, or a 413. */
+static enum MHD_Result refuse(vh_server *server, vh_state *state, struct MHD_Connection *connection, const char *url, const char *method) {
+    state->refused = 1;
+    if (state->refusal) {
+        struct MHD_Response *response = state->refusal;
+        state->refusal = NULL;
+        return queue(connection, state->refusal_status, response);
+    }
+    return answer(server, connection, url, method, NULL, 0, 413);
 }
 
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
@@ -111,23 +148,30 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         if (!state) return MHD_NO;
         atomic_fetch_add(&server->in_flight, 1);
         *con_cls = state;
-        state->limit = server->limit(server->context, method, url);
+        /* The admission decides on the headers (authentication, the route's body limit) before
+           any body byte is read or buffered. */
+        vh_incoming in;
+        read_request(&in, connection, url, method, NULL, 0, 0);
+        vh_reply reply = {.response = NULL, .status = 0, .header_count = 0};
+        state->limit = server->admit(server->context, &in.request, &reply);
+        if (reply.status) {
+            state->refusal = finish_reply(&reply);
+            state->refusal_status = (unsigned)reply.status;
+        }
         const char *declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *chunked = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         if (declared) {
             char *end = NULL;
             unsigned long long n = strtoull(declared, &end, 10);
-            if (end == declared || *end != '\0') {
-                state->refused = 1;
-                return answer(server, connection, url, method, NULL, 0, 413);
-            }
-            if (n > state->limit) {
+            if (end == declared || *end != '\0') return refuse(server, state, connection, url, method);
+            if (n > state->limit || state->refusal) {
                 /* A client that sends its whole body before reading (no Expect: 100-continue)
-                   would see the connection reset if the 413 came now and the unread body after
-                   it: a body not far past the limit is read and dropped first. */
+                   would see the connection reset if the refusal came now and the unread body
+                   after it: a body not far past the limit is read and dropped first. */
                 const char *expect = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-                if ((expect && strcasestr(expect, "100-continue")) || n - state->limit > VH_DISCARD_LIMIT) {
-                    state->refused = 1;
-                    return answer(server, connection, url, method, NULL, 0, 413);
+                unsigned long long bound = state->refusal ? VH_DISCARD_LIMIT : (unsigned long long)state->limit + VH_DISCARD_LIMIT;
+                if (n == 0 || (expect && strcasestr(expect, "100-continue")) || n > bound) {
+                    return refuse(server, state, connection, url, method);
                 }
                 state->discarding = 1;
                 state->discard_limit = (size_t)n;
@@ -138,6 +182,10 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
                 if (!state->body) return MHD_NO;
                 state->capacity = (size_t)n;
             }
+        } else if (state->refusal) {
+            if (!chunked) return refuse(server, state, connection, url, method);
+            state->discarding = 1;
+            state->discard_limit = VH_DISCARD_LIMIT;
         }
         return MHD_YES;
     }
@@ -171,10 +219,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         return MHD_YES;
     }
     if (state->refused) return MHD_YES;
-    if (state->discarding) {
-        state->refused = 1;
-        return answer(server, connection, url, method, NULL, 0, 413);
-    }
+    if (state->discarding) return refuse(server, state, connection, url, method);
     return answer(server, connection, url, method, state->body, state->length, 0);
 }
 
@@ -184,6 +229,7 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
     vh_server *server = cls;
     vh_state *state = *con_cls;
     if (!state) return;
+    if (state->refusal) MHD_destroy_response(state->refusal);
     free(state->body);
     free(state);
     *con_cls = NULL;
@@ -191,7 +237,7 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
 }
 
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
-                    unsigned connections_per_address, vh_limit_fn limit, vh_handler_fn handler, void *context, char *error) {
+                    unsigned connections_per_address, vh_admit_fn admit, vh_handler_fn handler, void *context, char *error) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
@@ -216,7 +262,7 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
         snprintf(error, 256, "out of memory");
         return NULL;
     }
-    server->limit = limit;
+    server->admit = admit;
     server->handler = handler;
     server->context = context;
     atomic_init(&server->in_flight, 0);

@@ -82,7 +82,7 @@ public final class HTTPServer: Sendable {
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
                                     UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
-                                    limitCallback, handlerCallback,
+                                    admitCallback, handlerCallback,
                                     context.toOpaque(), &error) else {
             context.release()
             throw HTTPServerError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -129,15 +129,8 @@ private func hex(_ value: UInt32) -> String {
     }
 }
 
-private let limitCallback: vh_limit_fn = { context, method, path in
-    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
-    return server.router.bodyLimit(method: String(cString: method!), path: String(cString: path!))
-}
-
-private let handlerCallback: vh_handler_fn = { context, raw, reply in
-    let started = ContinuousClock.now
-    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
-    let r = raw!.pointee
+/// The request the C layer hands over, copied out of its buffers.
+private func request(from r: vh_request) -> HTTPRequest {
     func pairs(_ p: UnsafePointer<vh_pair>?, _ n: Int) -> [(String, String)] {
         (0..<n).map { (String(cString: p![$0].name), String(cString: p![$0].value)) }
     }
@@ -151,6 +144,34 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
                               remoteAddress: String(cString: r.remote_address))
     request.headers = headers
     request.requestId = requestId(from: headers["x-request-id"])
+    return request
+}
+
+private func send(_ response: HTTPResponse, to reply: OpaquePointer?) {
+    vh_reply_status(reply, Int32(response.status))
+    for (name, value) in response.headers { vh_reply_header(reply, name, value) }
+    response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }
+}
+
+private let admitCallback: vh_admit_fn = { context, raw, reply in
+    let started = ContinuousClock.now
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
+    let r = raw!.pointee
+    let (limit, refusal) = server.router.admission(method: String(cString: r.method), path: String(cString: r.path)) { request(from: r) }
+    if let refusal {
+        var head = request(from: r)
+        let response = server.router.respond(to: &head, refusal: refusal)
+        send(response, to: reply)
+        server.observe(head, response, (ContinuousClock.now - started).milliseconds)
+    }
+    return limit
+}
+
+private let handlerCallback: vh_handler_fn = { context, raw, reply in
+    let started = ContinuousClock.now
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
+    let r = raw!.pointee
+    var request = request(from: r)
 
     var refusal: HTTPError?
     if r.refused_status == 413 {
@@ -158,9 +179,7 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         refusal = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)", headers: [("Connection", "close")])
     }
     let response = server.router.respond(to: &request, refusal: refusal)
-    vh_reply_status(reply, Int32(response.status))
-    for (name, value) in response.headers { vh_reply_header(reply, name, value) }
-    response.body.withUnsafeBufferPointer { vh_reply_body(reply, $0.baseAddress, $0.count) }
+    send(response, to: reply)
     let elapsed = ContinuousClock.now - started
     server.observe(request, response, elapsed.milliseconds)
 }

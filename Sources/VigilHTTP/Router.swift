@@ -2,6 +2,9 @@
 public struct Router: Sendable {
     /// Answers one request; throw `HTTPError` for an error answer.
     public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+    /// Decides on a request's headers, before its body is read (authentication, so that no
+    /// stranger's body is ever buffered); throw to refuse it. The body is empty here.
+    public typealias Admission = @Sendable (HTTPRequest) throws -> Void
 
     /// One registered route.
     public struct Route: Sendable {
@@ -12,6 +15,7 @@ public struct Router: Sendable {
         /// The most body bytes this route reads.
         public let bodyLimit: Int
         let segments: [Segment]
+        let admit: Admission?
         let handler: Handler
     }
 
@@ -29,13 +33,13 @@ public struct Router: Sendable {
     /// An empty router.
     public init() {}
 
-    /// Registers `handler` for `method` and `pattern`.
-    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, _ handler: @escaping Handler) {
+    /// Registers `handler` for `method` and `pattern`; `admit`, if any, decides on the headers first.
+    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, admit: Admission? = nil, _ handler: @escaping Handler) {
         let segments = Self.split(pattern).map { s -> Segment in
             s.hasPrefix("{") && s.hasSuffix("}") ? .parameter(String(s.dropFirst().dropLast())) : .literal(String(s))
         }
         precondition(!routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
-        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, segments: segments, admit: admit, handler: handler))
         let literals = segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
         if literals.count == segments.count { exact[method, default: [:]]["/" + literals.joined(separator: "/")] = routes.count - 1 }
     }
@@ -48,6 +52,22 @@ public struct Router: Sendable {
     /// The body limit for a request line: the route's, or 0 when no route matches.
     public func bodyLimit(method: String, path: String) -> Int {
         match(method: method, path: path)?.route.bodyLimit ?? 0
+    }
+
+    /// What the server does once a request's headers are in: the body limit of its route, and
+    /// the refusal its route's admission threw, if any (as `respond(to:refusal:)` would answer it).
+    /// `head` is built only for a route that has an admission (most requests need none).
+    public func admission(method: String, path: String, head: () -> HTTPRequest) -> (bodyLimit: Int, refusal: (any Error)?) {
+        guard let (route, parameters) = match(method: method, path: path) else { return (0, nil) }
+        guard let admit = route.admit else { return (route.bodyLimit, nil) }
+        var head = head()
+        head.parameters = parameters
+        do {
+            try admit(head)
+            return (route.bodyLimit, nil)
+        } catch {
+            return (route.bodyLimit, error)
+        }
     }
 
     /// Runs the matching handler: 404 when no pattern matches, 405 when only other methods do.
@@ -63,10 +83,10 @@ public struct Router: Sendable {
     }
 
     /// The answer to `request`: `refusal` when the server refused it before its handler (a body
-    /// over the limit), else its handler's, or the error it threw as an error answer
+    /// over the limit, or its admission's refusal), else its handler's, or the error it threw as an error answer
     /// (`HTTPError`, `HTTPErrorConvertible`, anything else as `internal_error` with its cause),
     /// with `X-Request-Id`. The server answers every request this way; tests may call it directly.
-    public func respond(to request: inout HTTPRequest, refusal: HTTPError? = nil) -> HTTPResponse {
+    public func respond(to request: inout HTTPRequest, refusal: (any Error)? = nil) -> HTTPResponse {
         var response: HTTPResponse
         do {
             if let refusal { throw refusal }

@@ -29,8 +29,10 @@ typedef struct vh_request {
 
 typedef struct vh_reply vh_reply;
 
-/* Returns the most body bytes accepted for this method and path. */
-typedef size_t (*vh_limit_fn)(void *context, const char *method, const char *path);
+/* Decides on a request's headers, before any body byte is read (its body is empty here):
+   returns the most body bytes accepted, or refuses the request by answering it through
+   vh_reply_* (a refusal sets a status). */
+typedef size_t (*vh_admit_fn)(void *context, const vh_request *head, vh_reply *reply);
 /* Answers a request through vh_reply_*. */
 typedef void (*vh_handler_fn)(void *context, const vh_request *request, vh_reply *reply);
 
@@ -41,7 +43,7 @@ typedef struct vh_server vh_server;
    closed as they are accepted. `context` is passed to both callbacks and must outlive the
    server. NULL on failure, with a message in `error` (at least 256 bytes). */
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
-                    unsigned connections_per_address, vh_limit_fn limit, vh_handler_fn handler, void *context, char *error);
+                    unsigned connections_per_address, vh_admit_fn admit, vh_handler_fn handler, void *context, char *error);
 /* The port listened on. */
 uint16_t vh_port(const vh_server *server);
 /* Stops accepting connections; requests in progress continue. */

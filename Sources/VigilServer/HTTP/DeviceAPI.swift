@@ -12,7 +12,7 @@ enum DeviceAPI {
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
-        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes) { try frame($0, context) }
+        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, admit: { try context.admitBearer($0, apiKey: false) }) { try frame($0, context) }
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }

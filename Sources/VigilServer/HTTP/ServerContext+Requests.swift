@@ -29,16 +29,37 @@ extension ServerContext {
     func tenant(_ request: HTTPRequest) throws -> Tenant {
         try admit(request)
         guard let key = request.bearerToken else {
-            throw HTTPError(.missingAPIKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+            throw Self.missingAPIKey
         }
         let hash = Identifiers.hash(key)
         guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
-            throw failedAuthentication(request, HTTPError(.invalidAPIKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, Self.invalidAPIKey)
         }
         request.notes.tenantId = tenant.id
         if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
         return tenant
     }
+
+    /// On the headers of a request with a large body: its bearer token is a tenant's API key
+    /// (`apiKey`) or a session's token, so that no stranger's body is read. The handler still
+    /// authenticates it in full (rate limits included); a refusal here counts as a failure.
+    func admitBearer(_ request: HTTPRequest, apiKey: Bool) throws {
+        if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
+            throw Self.tooMany(wait, "failed authentications from this address")
+        }
+        let invalid = apiKey ? Self.invalidAPIKey : Self.invalidToken
+        guard let token = request.bearerToken else { throw apiKey ? Self.missingAPIKey : failedAuthentication(request, invalid) }
+        guard token.utf8.count <= 128, !apiKey || token.hasPrefix("vk_") else { throw failedAuthentication(request, invalid) }
+        let hash = Identifiers.hash(token)
+        let known = try stored { () throws(StoreError) in
+            apiKey ? try store.tenant(apiKeyHash: hash) != nil : try store.sessionHead(tokenHash: hash) != nil
+        }
+        guard known else { throw failedAuthentication(request, invalid) }
+    }
+
+    private static let missingAPIKey = HTTPError(.missingAPIKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
+    private static let invalidAPIKey = HTTPError(.invalidAPIKey, "the API key is not valid", headers: [("WWW-Authenticate", "Bearer")])
+    private static let invalidToken = HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")])
 
     /// The session whose token is the request's bearer token, expired first when its time is up.
     func deviceSession(_ request: HTTPRequest) throws -> SessionRecord {
@@ -58,11 +79,11 @@ extension ServerContext {
     private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws -> T {
         try admit(request)
         guard let token = request.bearerToken, token.utf8.count <= 128 else {
-            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, Self.invalidToken)
         }
         let hash = Identifiers.hash(token)
         guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
-            throw failedAuthentication(request, HTTPError(.invalidToken, "the session token is not valid", headers: [("WWW-Authenticate", "Bearer")]))
+            throw failedAuthentication(request, Self.invalidToken)
         }
         if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
         return found
