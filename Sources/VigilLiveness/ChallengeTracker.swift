@@ -103,8 +103,9 @@ public struct ChallengeTracker: Codable, Sendable {
     /// Progress of the motion in the current challenge.
     private struct MotionPhase: Codable, Sendable {
         var reachedExtreme = false   // eyes shut, mouth open, head turned or down
-        var sawLeft = false
-        var sawRight = false
+        /// The furthest yaw each way so far (a shake's swing).
+        var leftmostYaw: Double?
+        var rightmostYaw: Double?
         var startedAtMs: Int?
         var blinkIgnoredUntilOpen = false
     }
@@ -245,9 +246,13 @@ public struct ChallengeTracker: Codable, Sendable {
             if signal.extremes.contains(extreme) { phase.reachedExtreme = true }
             done = phase.reachedExtreme && signal.isNeutral
         case .shake:
-            if signal.shakeLeft { phase.sawLeft = true }
-            if signal.shakeRight { phase.sawRight = true }
-            done = phase.sawLeft && phase.sawRight
+            // A swing through the baseline: its width counts, not where it sits, since a
+            // baseline a few degrees off would otherwise hide one side of a real shake.
+            let left = max(phase.leftmostYaw ?? signal.yaw, signal.yaw), right = min(phase.rightmostYaw ?? signal.yaw, signal.yaw)
+            phase.leftmostYaw = left
+            phase.rightmostYaw = right
+            let half = thresholds.shakeDegrees / 2
+            done = left >= half && right <= -half && left - right >= 2 * thresholds.shakeDegrees
         }
         if done {
             end(.passed, at: timestampMs)
@@ -305,30 +310,32 @@ struct Signal {
 
     var eyesClosed: Bool { eyes < baseline.eyes * thresholds.eyesClosedRatio }
     var eyesOpen: Bool { eyes > baseline.eyes * thresholds.eyesOpenRatio }
-    var shakeLeft: Bool { yaw >= thresholds.shakeDegrees }
-    var shakeRight: Bool { yaw <= -thresholds.shakeDegrees }
     var isNeutral: Bool {
         abs(yaw) < thresholds.neutralDegrees && abs(pitch) < thresholds.neutralDegrees
             && mouth < thresholds.mouthOpenIncrease / 2
     }
 
-    /// The positions the face has reached.
-    var extremes: Set<Extreme> { extremes(beyond: 1) }
+    /// The positions the face has reached, for the motion that was asked for. Its extreme
+    /// counts with the eyes reading closed too: they do on a head bowed or turned far, and people
+    /// blink as they turn. Shut eyelids pull the eye landmarks down, which reads as a little
+    /// pitch, so a nod seen that way must go `unsolicitedMargin` further.
+    var extremes: Set<Extreme> { extremes(beyond: 1, withEyesClosed: true) }
 
     /// The positions a motion nobody asked for must reach: a nod and an open mouth beyond
     /// `unsolicitedMargin` times their thresholds, since landmark pitch leaks on a head coming
     /// back from a turn and the mouth measure on other motions, while a deliberate nod or open
     /// mouth goes well past them. Turns keep their threshold: landmarks under-read yaw already.
-    var unsolicitedExtremes: Set<Extreme> { extremes(beyond: thresholds.unsolicitedMargin) }
+    /// Pose read on a blink is not trusted to fail anyone: the landmarks of shut eyes can read as
+    /// a turn.
+    var unsolicitedExtremes: Set<Extreme> { extremes(beyond: thresholds.unsolicitedMargin, withEyesClosed: false) }
 
-    private func extremes(beyond margin: Double) -> Set<Extreme> {
+    private func extremes(beyond margin: Double, withEyesClosed: Bool) -> Set<Extreme> {
         var out: Set<Extreme> = []
-        // Pose from landmarks is least reliable with the eyes shut, and one axis leaks into the
-        // other at large angles: no pose extreme on a blink, and only the dominant axis counts.
-        if !eyesClosed {
+        // One axis leaks into the other at large angles: only the dominant axis counts.
+        if !eyesClosed || withEyesClosed {
             let turn = abs(yaw) / thresholds.turnDegrees, nod = -pitch / thresholds.nodDegrees
             if turn >= 1, turn >= nod { out.insert(yaw > 0 ? .yawLeft : .yawRight) }
-            if nod >= margin, nod > turn { out.insert(.pitchDown) }
+            if nod >= margin * (eyesClosed ? thresholds.unsolicitedMargin : 1), nod > turn { out.insert(.pitchDown) }
         }
         // Mouth landmarks are unreliable on a turned head.
         if mouth >= thresholds.mouthOpenIncrease * margin, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }

@@ -8,7 +8,8 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var mouthOpenIncrease = 0.2
     /// Yaw change (degrees) that counts as a turn.
     public var turnDegrees = 12.0
-    /// Yaw change (degrees) each way that counts for a shake.
+    /// A shake swings twice this many degrees of yaw from one side to the other, at least half
+    /// of this each way from the baseline.
     public var shakeDegrees = 10.0
     /// Downward pitch change (degrees) that counts as a nod.
     public var nodDegrees = 9.0

@@ -183,6 +183,36 @@ struct Session {
         #expect(other.tracker.challenges[0].state == .failed)
     }
 
+    /// The eyes read closed on a head bowed or turned far, and people blink as they turn: the
+    /// extreme of the asked motion counts then too (a nod a little further, as shut eyelids read
+    /// as some pitch), where an unsolicited one would not.
+    @Test(arguments: [(Motion.nod, 14.0, true), (.nod, 10.0, false), (.turnLeft, 15.0, true)])
+    func theAskedMotionsExtremeCountsWithTheEyesReadingClosed(motion: Motion, degrees: Double, passes: Bool) {
+        var session = Session([motion])
+        session.waitForPrompt(person)
+        var extreme = person
+        extreme.eyes = person.eyes * 0.6
+        if motion == .nod { extreme.pitch = person.pitch - degrees } else { extreme.yaw = person.yaw + degrees }
+        session.feed(person.performing(motion, 0.05))
+        session.feed(extreme, frames: 2)
+        session.feed(person, frames: 3)
+        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+    }
+
+    /// A shake is a swing of 20 degrees through the baseline, at least 5 each way: a baseline a
+    /// few degrees off must not hide one side of it.
+    @Test(arguments: [(8.0, -14.0, true), (-6.0, 15.0, true), (4.0, -17.0, false), (7.0, -11.0, false)])
+    func aShakeCountsTheWidthOfItsSwing(first: Double, second: Double, passes: Bool) {
+        var session = Session([.shake])
+        session.waitForPrompt(person)
+        for target in [first, second, 0] {
+            var turned = person
+            turned.yaw = person.yaw + target
+            session.feed(turned, frames: 3)
+        }
+        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+    }
+
     @Test func aMotionWhileWaitingForThePromptFails() {
         var session = Session([.blink, .nod])
         session.waitForPrompt(person)
