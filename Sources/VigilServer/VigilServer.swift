@@ -86,6 +86,8 @@ public final class VigilServer: Sendable {
     /// Counts the answer and writes its access line.
     private static func observe(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, _ context: ServerContext) {
         context.metrics.add(responseCounters[min(max(response.status / 100, 1), 5) - 1])
+        context.metrics.observe("vigil_http_request_duration_ms", labels: "method=\"\(request.method)\",route=\"\(request.route ?? "unmatched")\"",
+                                milliseconds: milliseconds)
         log(request, response, milliseconds, to: context.logger)
     }
 

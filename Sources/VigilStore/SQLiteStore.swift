@@ -409,6 +409,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     private static let webhookColumns = "id, tenant_id, session_id, event, payload, state, attempts, next_attempt_at_ms, last_error, created_at_ms"
 
+    public func pendingWebhooks() throws(StoreError) -> (count: Int, oldestCreatedAt: Date?) {
+        try locked { c in
+            let row = try c.query("SELECT COUNT(*), MIN(created_at_ms) FROM webhook_outbox WHERE state = 'pending'").first
+            return (row?[0].int ?? 0, row?[1].int.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+        }
+    }
+
     public func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery] {
         try locked { c in
             try c.query("""

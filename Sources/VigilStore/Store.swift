@@ -73,6 +73,8 @@ public protocol Store: Sendable {
 
     /// Pending deliveries due at `now`, oldest first.
     func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery]
+    /// The deliveries waiting to go out (first tries and retries), and when the oldest was made.
+    func pendingWebhooks() throws(StoreError) -> (count: Int, oldestCreatedAt: Date?)
     /// Writes a delivery's state after an attempt.
     func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError)
     /// Deliveries, newest first, of one tenant or all.

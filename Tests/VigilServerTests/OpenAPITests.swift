@@ -67,4 +67,34 @@ import VigilCore
         let documented = list.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
         #expect(documented == APIErrorCode.allCases.map(\.rawValue))
     }
+
+    /// The metrics table of docs/operations.md names exactly the metrics the server writes: every
+    /// `vigil_` name in its sources, and every family a scrape shows after a session.
+    @Test func theOperationsDocsListEveryMetricAndNothingElse() throws {
+        var documented: Set<String> = []
+        for line in try Self.doc("operations.md").components(separatedBy: "\n") where line.hasPrefix("| `vigil_") {
+            documented.insert(String(line.dropFirst(3).prefix { $0 != "`" && $0 != "{" }))
+        }
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/VigilServer").standardized
+        var written: Set<String> = []
+        for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)! where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            var rest = Substring(text)
+            while let start = rest.range(of: "\"vigil_") {
+                written.insert("vigil_" + rest[start.upperBound...].prefix { $0.isLetter || $0 == "_" })
+                rest = rest[start.upperBound...]
+            }
+        }
+        #expect(written == documented, "undocumented: \(written.subtracting(documented).sorted()); not written: \(documented.subtracting(written).sorted())")
+        // A scrape after a session shows only documented families.
+        let t = try TestServer(inProcess: true, faces: false)
+        _ = t.createSession()
+        let scraped = String(decoding: t.request("GET", "/metrics").body, as: UTF8.self)
+        for line in scraped.split(separator: "\n") where line.hasPrefix("# TYPE ") {
+            let name = String(line.split(separator: " ")[2])
+            #expect(documented.contains(name), "\(name) is scraped but not documented")
+        }
+        #expect(scraped.contains("vigil_http_request_duration_ms_bucket{method=\"POST\",route=\"/v1/sessions\",le=\"+Inf\"} 1"))
+        #expect(scraped.contains("vigil_webhook_queue_depth 0"))
+    }
 }

@@ -62,7 +62,9 @@ struct CaptureService {
             let hash = contentHash(jpeg)
             // The attempt has a capture clock only when the server checks it.
             let update = try context.analyzers().withAnalyzer { analyzer in
-                entry.capture.process(image, captureMs: captureMs, arrival: context.clock.now, contentHash: hash, with: analyzer)
+                let analysing = ContinuousClock.now
+                defer { context.metrics.observe("vigil_frame_analysis_ms", milliseconds: (ContinuousClock.now - analysing).milliseconds) }
+                return entry.capture.process(image, captureMs: captureMs, arrival: context.clock.now, contentHash: hash, with: analyzer)
             }
             let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
@@ -241,6 +243,7 @@ struct CaptureService {
         completed.outcome = decision.outcome.rawValue
         let stored = try end(completed, as: .completed, event: "session.completed", result: payload, personalData: personalData, at: now)
         context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")
+        for code in decision.feedback { context.metrics.add("vigil_sessions_feedback_total{code=\"\(code.rawValue)\"}") }
         return stored
     }
 

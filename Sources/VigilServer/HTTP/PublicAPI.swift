@@ -21,7 +21,13 @@ enum PublicAPI {
         router.add("GET", "/metrics") { request in
             // Counts across tenants are the operator's: answered to the scrape token, or to loopback when none is set.
             guard mayScrape(request, token: context.configuration.metricsToken) else { throw HTTPError(.notFound, "no such endpoint: /metrics") }
-            return .text(context.metrics.text(gauges: ["vigil_live_sessions": Double(context.live.count)]), contentType: "text/plain; version=0.0.4")
+            let queue = try context.stored { () throws(StoreError) in try context.store.pendingWebhooks() }
+            let gauges = [
+                "vigil_live_sessions": Double(context.live.count),
+                "vigil_webhook_queue_depth": Double(queue.count),
+                "vigil_webhook_queue_oldest_seconds": queue.oldestCreatedAt.map { max(0, context.clock.now.timeIntervalSince($0)) } ?? 0,
+            ]
+            return .text(context.metrics.text(gauges: gauges), contentType: "text/plain; version=0.0.4")
         }
         CapturePage.register(&router, context)
     }
