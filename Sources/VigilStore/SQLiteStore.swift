@@ -416,12 +416,14 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    public func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery] {
-        try locked { c in
+    public func dueWebhooks(now: Date, limit: Int, excluding tenants: Set<String>) throws(StoreError) -> [WebhookDelivery] {
+        let excluded = tenants.sorted()
+        let placeholders = excluded.indices.map { "?\($0 + 3)" }.joined(separator: ", ")
+        return try locked { c in
             try c.query("""
                 SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at_ms <= ?1 \
-                ORDER BY next_attempt_at_ms, id LIMIT ?2
-                """, [ms(now), .integer(Int64(limit))]).map(Self.webhook)
+                \(excluded.isEmpty ? "" : "AND tenant_id NOT IN (\(placeholders)) ")ORDER BY next_attempt_at_ms, id LIMIT ?2
+                """, [ms(now), .integer(Int64(limit))] + excluded.map { .text($0) }).map(Self.webhook)
         }
     }
 

@@ -71,8 +71,9 @@ public protocol Store: Sendable {
     /// the purge has not reached yet) is replaced; a newer one is a conflict.
     func insertIdempotency(_ record: IdempotencyRecord, replacingOlderThan expired: Date) throws(StoreError)
 
-    /// Pending deliveries due at `now`, oldest first.
-    func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery]
+    /// Pending deliveries due at `now`, oldest first, leaving out the tenants in `excluding`
+    /// (those whose delivery lanes are full, so that the others are not starved behind them).
+    func dueWebhooks(now: Date, limit: Int, excluding tenants: Set<String>) throws(StoreError) -> [WebhookDelivery]
     /// The deliveries waiting to go out (first tries and retries), and when the oldest was made.
     func pendingWebhooks() throws(StoreError) -> (count: Int, oldestCreatedAt: Date?)
     /// Writes a delivery's state after an attempt.
@@ -86,6 +87,11 @@ public protocol Store: Sendable {
 extension Store {
     /// Adds a session without a reference face.
     public func insertSession(_ session: SessionRecord) throws(StoreError) { try insertSession(session, reference: nil) }
+
+    /// Pending deliveries due at `now`, oldest first.
+    public func dueWebhooks(now: Date, limit: Int) throws(StoreError) -> [WebhookDelivery] {
+        try dueWebhooks(now: now, limit: limit, excluding: [])
+    }
 
     /// Writes `session` (see the requirement), leaving its personal data as it is.
     @discardableResult

@@ -13,6 +13,8 @@ final class WebhookReceiver: Sendable {
     final class Log: Sendable {
         let received = Mutex<[Received]>([])
         let statuses: Mutex<[Int]>
+        /// Requests to `/held` waiting now, and whether they were let go.
+        let held = Mutex(0), released = Mutex(false)
         init(statuses: [Int]) { self.statuses = Mutex(statuses) }
     }
     let log: Log
@@ -31,10 +33,20 @@ final class WebhookReceiver: Sendable {
         router.add("POST", "/redirect", bodyLimit: 1 << 20) { _ in
             HTTPResponse(status: 307, headers: [("Location", "/hook")], body: [])
         }
-        server = try HTTPServer(configuration: .init(port: 0, threads: 1), router: router)
+        // A slow endpoint: it answers only once the test lets it go (or after 20 s).
+        router.add("POST", "/held", bodyLimit: 1 << 20) { request in
+            log.held.withLock { $0 += 1 }
+            let deadline = Date().addingTimeInterval(20)
+            while !log.released.withLock({ $0 }), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            log.held.withLock { $0 -= 1 }
+            log.received.withLock { $0.append(Received(body: request.body, signature: request.header("vigil-signature"))) }
+            return .text("ok")
+        }
+        server = try HTTPServer(configuration: .init(port: 0, threads: 4), router: router)
     }
 
     var url: String { "http://127.0.0.1:\(server.port)/hook" }
+    var heldURL: String { "http://127.0.0.1:\(server.port)/held" }
 
     func waitFor(_ count: Int, seconds: Double) -> [Received] {
         let deadline = Date().addingTimeInterval(seconds)
@@ -112,6 +124,27 @@ final class WebhookReceiver: Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first?.state == .delivered)
+    }
+
+    /// Tenant a's endpoint holds every request; tenant b's webhook still goes out at once. a has
+    /// two deliveries in flight and its third waits in the outbox until a lane is free.
+    @Test func aSlowTenantsEndpointHoldsUpNoOtherTenant() throws {
+        let slow = try WebhookReceiver(), fast = try WebhookReceiver()
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        _ = t.json("PUT", "/v1/webhooks", tenant: "a", ["url": slow.heldURL])
+        _ = t.json("PUT", "/v1/webhooks", tenant: "b", ["url": fast.url])
+        for tenant in ["a", "a", "a", "b"] {
+            let (_, token) = t.createSession(tenant: tenant)
+            #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 200)
+        }
+        #expect(fast.waitFor(1, seconds: 8).count == 1)
+        // Two lanes a tenant: two of a's requests are held, none answered yet.
+        let deadline = Date().addingTimeInterval(5)
+        while slow.log.held.withLock({ $0 }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 1.5)   // a worker tick or more: a third would have started by now
+        #expect(slow.log.held.withLock { $0 } == 2 && slow.log.received.withLock { $0.isEmpty })
+        slow.log.released.withLock { $0 = true }
+        #expect(slow.waitFor(3, seconds: 10).count == 3)
     }
 
     @Test func aDeliveryFollowsNoRedirect() throws {

@@ -95,6 +95,9 @@ import VigilCore
                                     createdAt: Self.now)
         try store.updateSession(record, enqueue: event)
         #expect(try store.dueWebhooks(now: Self.now, limit: 10).map(\.id) == ["evt_1"])
+        #expect(try store.dueWebhooks(now: Self.now, limit: 10, excluding: ["tn_a", "tn_x"]).isEmpty)
+        #expect(try store.dueWebhooks(now: Self.now, limit: 10, excluding: ["tn_b"]).map(\.id) == ["evt_1"])
+        #expect(try store.pendingWebhooks().count == 1 && store.pendingWebhooks().oldestCreatedAt == Self.now)
         // A second completion of the same stale record queues nothing more.
         #expect(throws: StoreError.staleVersion) { try store.updateSession(record, enqueue: WebhookDelivery(
             id: "evt_2", tenantId: "tn_a", sessionId: "ses_1", event: "session.completed", payload: [], createdAt: Self.now)) }

@@ -5,11 +5,13 @@ import VigilStore
 
 /// Once a second: reads the signing keys again when due, marks sessions past `expiresAt` expired
 /// (queuing `session.expired`), deletes audit images and reference faces past their retention
-/// deadline and idempotent answers past a day, then sends due webhooks from the outbox
-/// (`WebhookDispatcher`).
+/// deadline and idempotent answers past a day, then starts due webhooks from the outbox
+/// (`WebhookDispatcher`, on `WebhookLanes`: one tenant's slow endpoint holds up no one else).
 /// Everything it does is in the store, so a restart loses nothing.
 final class BackgroundWorker: Sendable {
     private let context: ServerContext
+    /// Webhook deliveries in flight, per tenant.
+    private let webhooks = WebhookLanes()
     private let running = Mutex(true)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -30,7 +32,11 @@ final class BackgroundWorker: Sendable {
             defer { value = false }
             return value
         }
-        if wasRunning { stopped.wait() }
+        if wasRunning {
+            stopped.wait()
+            // Deliveries under way finish (each attempt times out after 10 s) before the store closes.
+            webhooks.drain(timeout: 12)
+        }
     }
 
     /// One pass: keys, expiry, the retention purge and due webhooks, at the context clock's time.
@@ -55,9 +61,15 @@ final class BackgroundWorker: Sendable {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
         _ = attempt("purge_idempotency") { try context.store.purgeIdempotency(before: now.addingTimeInterval(-IdempotencyAnswer.lifetime)) }
-        for delivery in attempt("find_webhooks", { try context.store.dueWebhooks(now: now, limit: 20) }) ?? [] {
-            if let next = WebhookDispatcher(context: context).deliver(delivery, now: now) {
-                _ = attempt("record_webhook") { try context.store.updateWebhook(next) }
+        let due = attempt("find_webhooks") { try context.store.dueWebhooks(now: now, limit: 20, excluding: webhooks.fullTenants) } ?? []
+        for delivery in due {
+            webhooks.start(delivery) { [context] in
+                guard let next = WebhookDispatcher(context: context).deliver(delivery, now: context.clock.now) else { return }
+                do {
+                    try context.store.updateWebhook(next)
+                } catch {
+                    context.logger.log(.error, "worker_failed", ["step": "record_webhook", "cause": .text("\(error)")])
+                }
             }
         }
     }
