@@ -125,7 +125,11 @@ public struct LivenessSession: Codable, Sendable {
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
         // Near-frontal resting faces only: descriptors of one person drift apart with pose and
         // expression (an open mouth, shut eyes), and a swapped-in face rests most of the time.
+        // Detected faces only: tracked landmarks lag a head just back from a motion, and a chip
+        // aligned on them reads as another person (distances of 0.64-0.75 against 0.07-0.16
+        // for the same person's detected faces).
         guard identityTaken < identitySamplesDue, !tracker.finished || tracker.passed, frame.faces.count == 1,
+              frame.faces[0].source == .detected,
               tracker.placement.guidance(for: frame.faces) == nil, abs(frame.faces[0].pose.yaw) < 15, abs(frame.faces[0].pose.pitch) < 15,
               tracker.isResting(frame.faces[0]) else {
             return false
