@@ -76,8 +76,6 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case storageUnavailable = "storage_unavailable"
     /// The server is not ready (the database does not answer).
     case notReady = "not_ready"
-    /// Every face analyzer is busy: the frame was not analysed (see `Retry-After`).
-    case serverBusy = "server_busy"
 
     /// The HTTP status answered with this code.
     public var status: Int {
@@ -93,7 +91,7 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
         case .invalidImage, .noFace: 422
         case .tooManyFrames, .rateLimited: 429
         case .engineStateCorrupt, .signingFailed, .internalError: 500
-        case .storageUnavailable, .notReady, .serverBusy: 503
+        case .storageUnavailable, .notReady: 503
         }
     }
 }

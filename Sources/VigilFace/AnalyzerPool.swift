@@ -23,19 +23,6 @@ public final class AnalyzerPool: Sendable {
     /// Runs `body` with an analyzer of its own, waiting while all are busy.
     public func withAnalyzer<T>(_ body: (FaceAnalyzer) throws -> T) rethrows -> T {
         available.wait()
-        return try lent(body)
-    }
-
-    /// Runs `body` with an analyzer of its own if one is free within `timeout`; nil (and `body`
-    /// not run) when all stayed busy.
-    public func withAnalyzer<T>(waitingAtMost timeout: Duration, _ body: (FaceAnalyzer) throws -> T) rethrows -> T? {
-        let nanoseconds = Double(timeout.components.seconds) * 1e9 + Double(timeout.components.attoseconds) / 1e9
-        guard available.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds)))) == .success else { return nil }
-        return try lent(body)
-    }
-
-    /// Runs `body` with an idle analyzer; the caller holds one of `available`.
-    private func lent<T>(_ body: (FaceAnalyzer) throws -> T) rethrows -> T {
         let analyzer = idle.withLock { $0.removeLast() }
         defer {
             idle.withLock { $0.append(analyzer) }

@@ -37,7 +37,7 @@ public struct DeviceAPIClient: Sendable {
     /// What the server answered instead of a 2xx.
     public struct Refusal: Error, Sendable {
         public let status: Int, code: String, message: String
-        /// Seconds to wait, from `Retry-After` on a 429 or a 503 `server_busy`.
+        /// Seconds to wait, from `Retry-After` on a 429.
         public let retryAfter: Double?
         /// The code from the API's catalogue (nil for a code this SDK does not know).
         public var errorCode: APIErrorCode? { APIErrorCode(rawValue: code) }

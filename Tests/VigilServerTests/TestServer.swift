@@ -33,7 +33,7 @@ final class TestServer: @unchecked Sendable {
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
-         analyzers: AnalyzerPool? = nil, logger: any Logger = SilentLogger()) throws {
+         logger: any Logger = SilentLogger()) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
@@ -49,14 +49,8 @@ final class TestServer: @unchecked Sendable {
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
         configuration.metricsToken = metricsToken
-        // The suite runs dozens of sessions at once on two analyzers: past capacity by design.
-        // Frames wait for an analyzer here; shedding has its own test (CapacityTests).
-        if analyzers == nil {
-            configuration.analyzerWait = .seconds(30)
-            configuration.newSessionAnalyzerWait = .seconds(30)
-        }
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? analyzers ?? Self.analyzers : nil, clock: clock, logger: logger)
+        server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port
     }
 
@@ -65,8 +59,6 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
         configuration.checkCaptureClock = checkCaptureClock
-        configuration.analyzerWait = .seconds(30)
-        configuration.newSessionAnalyzerWait = .seconds(30)
         return try VigilServer(configuration: configuration, store: try VigilServer.openStore(data), analyzers: Self.analyzers, clock: clock)
     }
 

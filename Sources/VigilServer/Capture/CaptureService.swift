@@ -12,7 +12,6 @@ struct CaptureService {
     /// Frames accepted per session.
     static let maxFrames = 3000
 
-
     let context: ServerContext
 
     // MARK: Starting
@@ -62,18 +61,10 @@ struct CaptureService {
             }
             let hash = contentHash(jpeg)
             // The attempt has a capture clock only when the server checks it.
-            // Admission: past capacity a frame is not analysed at all (a shed frame is not a
-            // missing face), and a session that has no frame yet gives way first.
-            let configuration = context.configuration
-            let wait = entry.capture.session.frameCount == 0 ? configuration.newSessionAnalyzerWait : configuration.analyzerWait
-            let analysed = try context.analyzers().withAnalyzer(waitingAtMost: wait) { analyzer in
+            let update = try context.analyzers().withAnalyzer { analyzer in
                 let analysing = ContinuousClock.now
                 defer { context.metrics.observe("vigil_frame_analysis_ms", milliseconds: (ContinuousClock.now - analysing).milliseconds) }
                 return entry.capture.process(image, captureMs: captureMs, arrival: context.clock.now, contentHash: hash, with: analyzer)
-            }
-            guard let update = analysed else {
-                context.metrics.add("vigil_frames_shed_total")
-                throw ServiceError(.serverBusy, "the server is at capacity; send a later frame", retryAfter: 1)
             }
             let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)
             try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }

@@ -13,12 +13,6 @@ public struct ServerConfiguration: Sendable {
     /// Connections one client address may hold at once (0: no limit). Behind a reverse proxy
     /// every client arrives from the proxy's address: raise it there, or set 0.
     public var connectionsPerAddress = 64
-    /// How long a frame of a session under way waits for a free face analyzer before it is shed
-    /// with `server_busy`: a few frames' analysis time.
-    public var analyzerWait = Duration.milliseconds(250)
-    /// The same for a session's first frame: short, so that new sessions are turned away before
-    /// the ones under way degrade.
-    public var newSessionAnalyzerWait = Duration.milliseconds(20)
     /// Session lifetime from creation.
     public var sessionLifetime: TimeInterval = 600
     /// How long audit images and reference faces are kept (the purge runs in the background).

@@ -10,14 +10,11 @@ struct ServiceError: Error {
     let message: String
     /// What caused it, for the server's log only (never sent).
     let cause: String?
-    /// Seconds after which the caller may try again, for a refusal that passes.
-    let retryAfter: Int?
 
     /// A refusal or failure with `code`.
-    init(_ code: APIErrorCode, _ message: String, cause: String? = nil, retryAfter: Int? = nil) {
+    init(_ code: APIErrorCode, _ message: String, cause: String? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
-        self.retryAfter = retryAfter
     }
 }

@@ -130,8 +130,7 @@
       const res = await fetch(path, { method, body, headers: h, signal: controller.signal, cache: "no-store", credentials: "omit" });
       let parsed = null;
       try { parsed = await res.json(); } catch (e) { parsed = null; }
-      const retryAfter = Number(res.headers.get("Retry-After"));
-      return { status: res.status, body: parsed && typeof parsed === "object" ? parsed : null, retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : 0 };
+      return { status: res.status, body: parsed && typeof parsed === "object" ? parsed : null };
     } finally {
       clearTimeout(timer);
     }
@@ -384,10 +383,8 @@
       if (answer.status === 200 && answer.body) {
         if (mine > applied) { applied = mine; apply(answer.body); }
         if (mine === 1) bridge.event("capture.uploaded");
-      } else if (answer.status === 429 || errorCode(answer) === "server_busy") {
-        // Too fast for the server, or the server at capacity: frames are dropped and the next
-        // one waits as long as the server asked (at most 2 s).
-        pausedUntil = performance.now() + Math.min(2000, answer.retryAfterMs || 0);
+      } else if (answer.status === 429) {
+        // Too fast for the server: frames are dropped until the bucket refills.
       } else {
         fail(sessionError(answer));
       }
