@@ -159,7 +159,6 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
             state->refusal_status = (unsigned)reply.status;
         }
         const char *declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        const char *chunked = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         if (declared) {
             char *end = NULL;
             unsigned long long n = strtoull(declared, &end, 10);
@@ -183,7 +182,9 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
                 state->capacity = (size_t)n;
             }
         } else if (state->refusal) {
-            if (!chunked) return refuse(server, state, connection, url, method);
+            if (!MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
+                return refuse(server, state, connection, url, method);
+            }
             state->discarding = 1;
             state->discard_limit = VH_DISCARD_LIMIT;
         }

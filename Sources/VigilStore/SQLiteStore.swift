@@ -410,9 +410,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private static let webhookColumns = "id, tenant_id, session_id, event, payload, state, attempts, next_attempt_at_ms, last_error, created_at_ms"
 
     public func pendingWebhooks() throws(StoreError) -> (count: Int, oldestCreatedAt: Date?) {
-        try locked { c in
+        try reading { c in
             let row = try c.query("SELECT COUNT(*), MIN(created_at_ms) FROM webhook_outbox WHERE state = 'pending'").first
-            return (row?[0].int ?? 0, row?[1].int.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+            return (row?[0].int ?? 0, row.flatMap { $0[1].int == nil ? nil : date($0[1]) })
         }
     }
 

@@ -28,11 +28,8 @@ extension ServerContext {
     /// The tenant whose API key is the request's bearer token.
     func tenant(_ request: HTTPRequest) throws -> Tenant {
         try admit(request)
-        guard let key = request.bearerToken else {
-            throw Self.missingAPIKey
-        }
-        let hash = Identifiers.hash(key)
-        guard key.hasPrefix("vk_"), key.utf8.count <= 128, let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
+        let hash = try bearerHash(request, apiKey: true)
+        guard let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
             throw failedAuthentication(request, Self.invalidAPIKey)
         }
         request.notes.tenantId = tenant.id
@@ -47,14 +44,21 @@ extension ServerContext {
         if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
             throw Self.tooMany(wait, "failed authentications from this address")
         }
-        let invalid = apiKey ? Self.invalidAPIKey : Self.invalidToken
-        guard let token = request.bearerToken else { throw apiKey ? Self.missingAPIKey : failedAuthentication(request, invalid) }
-        guard token.utf8.count <= 128, !apiKey || token.hasPrefix("vk_") else { throw failedAuthentication(request, invalid) }
-        let hash = Identifiers.hash(token)
+        let hash = try bearerHash(request, apiKey: apiKey)
         let known = try stored { () throws(StoreError) in
             apiKey ? try store.tenant(apiKeyHash: hash) != nil : try store.sessionHead(tokenHash: hash) != nil
         }
-        guard known else { throw failedAuthentication(request, invalid) }
+        guard known else { throw failedAuthentication(request, apiKey ? Self.invalidAPIKey : Self.invalidToken) }
+    }
+
+    /// The hash of the request's bearer token when it has the shape of an API key (`apiKey`) or
+    /// of a session token; otherwise the refusal (a counted failure, except a missing API key).
+    private func bearerHash(_ request: HTTPRequest, apiKey: Bool) throws(HTTPError) -> String {
+        guard let token = request.bearerToken else { throw apiKey ? Self.missingAPIKey : failedAuthentication(request, Self.invalidToken) }
+        guard token.utf8.count <= 128, !apiKey || token.hasPrefix("vk_") else {
+            throw failedAuthentication(request, apiKey ? Self.invalidAPIKey : Self.invalidToken)
+        }
+        return Identifiers.hash(token)
     }
 
     private static let missingAPIKey = HTTPError(.missingAPIKey, "send the API key as 'Authorization: Bearer <key>'", headers: [("WWW-Authenticate", "Bearer")])
@@ -78,10 +82,7 @@ extension ServerContext {
     /// What `read` finds by the hash of the request's session token, after the rate limits.
     private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws -> T {
         try admit(request)
-        guard let token = request.bearerToken, token.utf8.count <= 128 else {
-            throw failedAuthentication(request, Self.invalidToken)
-        }
-        let hash = Identifiers.hash(token)
+        let hash = try bearerHash(request, apiKey: false)
         guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
             throw failedAuthentication(request, Self.invalidToken)
         }

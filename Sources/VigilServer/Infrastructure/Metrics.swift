@@ -15,6 +15,12 @@ final class Metrics: Sendable {
         var counts = [Int](repeating: 0, count: Metrics.bucketsMs.count)
         var count = 0
         var sum = 0.0
+
+        mutating func record(_ milliseconds: Double) {
+            if let bucket = Metrics.bucketsMs.firstIndex(where: { milliseconds <= $0 }) { counts[bucket] += 1 }
+            count += 1
+            sum += milliseconds
+        }
     }
 
     /// Adds `value` to the counter `name` (with its labels written in, e.g. `x{status="2xx"}`).
@@ -24,13 +30,8 @@ final class Metrics: Sendable {
 
     /// Records `milliseconds` in the histogram `name`, under `labels` (`route="/v1/x"`, or empty).
     func observe(_ name: String, labels: String = "", milliseconds: Double) {
-        histograms.withLock {
-            var histogram = $0["\(name)\u{0}\(labels)", default: Histogram()]
-            if let bucket = Self.bucketsMs.firstIndex(where: { milliseconds <= $0 }) { histogram.counts[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += milliseconds
-            $0["\(name)\u{0}\(labels)"] = histogram
-        }
+        let key = "\(name)\u{0}\(labels)"
+        histograms.withLock { $0[key, default: Histogram()].record(milliseconds) }
     }
 
     /// Every counter and histogram, plus `gauges`, as exposition text.

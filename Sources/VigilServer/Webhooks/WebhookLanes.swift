@@ -17,7 +17,6 @@ final class WebhookLanes: Sendable {
         var ids: Set<String> = []
     }
     private let state = Mutex(State())
-    private let drained = Condition()
 
     /// Tenants with no free lane (left out when the worker reads due deliveries).
     var fullTenants: Set<String> {
@@ -44,7 +43,6 @@ final class WebhookLanes: Sendable {
                 s.byTenant[delivery.tenantId, default: 1] -= 1
                 if s.byTenant[delivery.tenantId] == 0 { s.byTenant[delivery.tenantId] = nil }
             }
-            drained.signal()
         }
         return true
     }
@@ -52,22 +50,6 @@ final class WebhookLanes: Sendable {
     /// Waits until nothing is in flight, or `timeout` passed.
     func drain(timeout: TimeInterval) {
         let deadline = Date().addingTimeInterval(timeout)
-        while state.withLock({ !$0.ids.isEmpty }), Date() < deadline { drained.wait(until: deadline) }
-    }
-
-    /// A signal the lanes send whenever a delivery ends.
-    private final class Condition: @unchecked Sendable {
-        // NSCondition is thread-safe; it is only waited on and signalled.
-        private let condition = NSCondition()
-        func signal() {
-            condition.lock()
-            condition.broadcast()
-            condition.unlock()
-        }
-        func wait(until deadline: Date) {
-            condition.lock()
-            _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
-            condition.unlock()
-        }
+        while state.withLock({ !$0.ids.isEmpty }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
