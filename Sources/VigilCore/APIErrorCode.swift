@@ -76,6 +76,8 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case storageUnavailable = "storage_unavailable"
     /// The server is not ready (the database does not answer).
     case notReady = "not_ready"
+    /// This node serves as many sessions or frames as it can (see `Retry-After` and `retryAfterMs`).
+    case serverBusy = "server_busy"
 
     /// The HTTP status answered with this code.
     public var status: Int {
@@ -91,7 +93,7 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
         case .invalidImage, .noFace: 422
         case .tooManyFrames, .rateLimited: 429
         case .engineStateCorrupt, .signingFailed, .internalError: 500
-        case .storageUnavailable, .notReady: 503
+        case .storageUnavailable, .notReady, .serverBusy: 503
         }
     }
 }

@@ -12,10 +12,14 @@ public struct HTTPError: Error, Sendable {
     public var headers: [(name: String, value: String)]
     /// What caused it, for the server's log only (never sent).
     public var cause: String?
+    /// When to send again (ms), in the body beside `Retry-After`'s whole seconds.
+    public var retryAfterMs: Int?
 
     /// An error answer.
-    public init(_ code: APIErrorCode, _ message: String, headers: [(name: String, value: String)] = [], cause: String? = nil) {
+    public init(_ code: APIErrorCode, _ message: String, headers: [(name: String, value: String)] = [], cause: String? = nil,
+                retryAfterMs: Int? = nil) {
         self.code = code
+        self.retryAfterMs = retryAfterMs
         self.cause = cause
         self.message = message
         self.headers = headers
@@ -24,10 +28,10 @@ public struct HTTPError: Error, Sendable {
     /// The response for this error under `requestId`.
     public func response(requestId: String) -> HTTPResponse {
         struct Body: Encodable {
-            struct Detail: Encodable { let code: APIErrorCode, message: String, requestId: String }
+            struct Detail: Encodable { let code: APIErrorCode, message: String, requestId: String, retryAfterMs: Int? }
             let error: Detail
         }
-        var response = HTTPResponse.json(Body(error: .init(code: code, message: message, requestId: requestId)), status: status)
+        var response = HTTPResponse.json(Body(error: .init(code: code, message: message, requestId: requestId, retryAfterMs: retryAfterMs)), status: status)
         response.headers += headers
         response.errorCode = code.rawValue
         response.cause = cause ?? (status >= 500 ? message : nil)

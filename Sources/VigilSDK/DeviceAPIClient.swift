@@ -37,7 +37,8 @@ public struct DeviceAPIClient: Sendable {
     /// What the server answered instead of a 2xx.
     public struct Refusal: Error, Sendable {
         public let status: Int, code: String, message: String
-        /// Seconds to wait, from `Retry-After` on a 429.
+        /// Seconds to wait before sending again (429 `rate_limited`, 503 `server_busy`): the
+        /// body's `retryAfterMs` where the server gives one, else `Retry-After`.
         public let retryAfter: Double?
         /// The code from the API's catalogue (nil for a code this SDK does not know).
         public var errorCode: APIErrorCode? { APIErrorCode(rawValue: code) }
@@ -92,9 +93,13 @@ public struct DeviceAPIClient: Sendable {
         let (data, response) = try await session.data(for: request)
         let http = response as? HTTPURLResponse
         guard let http, (200..<300).contains(http.statusCode) else {
-            let error = (try? JSONDecoder().decode([String: [String: String]].self, from: data))?["error"]
-            throw Refusal(status: http?.statusCode ?? 0, code: error?["code"] ?? "", message: error?["message"] ?? "",
-                          retryAfter: http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init))
+            struct Body: Decodable {
+                struct Detail: Decodable { let code: String?, message: String?, retryAfterMs: Int? }
+                let error: Detail?
+            }
+            let error = (try? JSONDecoder().decode(Body.self, from: data))?.error
+            throw Refusal(status: http?.statusCode ?? 0, code: error?.code ?? "", message: error?.message ?? "",
+                          retryAfter: error?.retryAfterMs.map { Double($0) / 1000 } ?? http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init))
         }
         return data
     }

@@ -50,7 +50,8 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
                 update(&screen, answer, at: frame.timestampMs)
             } catch let refusal as DeviceAPIClient.Refusal {
                 switch refusal.errorCode {
-                case .rateLimited?: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
+                // Too fast, or no room on the server yet: the frame is dropped and the next waits as long as it says.
+                case .rateLimited?, .serverBusy?: try? await Task.sleep(for: .seconds(min(5, refusal.retryAfter ?? 0.5)))
                 case .sessionFinished?, .sessionLocked?, .sessionExpired?: break frames   // finished meanwhile: the status says how
                 case .invalidToken?: throw .invalidToken
                 case .concurrentUpdate?: break   // another request won the race: the next frame goes on

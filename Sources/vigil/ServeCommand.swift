@@ -6,11 +6,11 @@ import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--frame-capacity 0] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         // Every option also comes from the environment (`VIGIL_PORT`, `VIGIL_METRICS_TOKEN`, ...).
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "connections-per-ip", "retention-days", "log-level", "metrics-token"],
+        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "connections-per-ip", "frame-capacity", "retention-days", "log-level", "metrics-token"],
                                  switches: ["allow-private-webhooks", "no-rate-limits"], environment: ProcessInfo.processInfo.environment)
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
@@ -18,6 +18,8 @@ enum ServeCommand {
         configuration.port = UInt16(try args.double("port", default: 8080, range: 0...65535))
         configuration.threads = Int(try args.double("threads", default: 2, range: 1...64))
         configuration.connectionsPerAddress = Int(try args.double("connections-per-ip", default: 64, range: 0...100_000))
+        let capacity = try args.double("frame-capacity", default: 0, range: 0...100_000)
+        configuration.frameCapacity = capacity > 0 ? capacity : nil
         configuration.retention = try args.double("retention-days", default: 7, range: 0.001...3650) * 86400
         configuration.baseURL = args.value("base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")

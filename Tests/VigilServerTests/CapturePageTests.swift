@@ -406,6 +406,30 @@ import VigilTestSupport
         try browser.screenshot().write(to: Self.artefacts.appendingPathComponent("capture-guidance-\(locale).png"))
     }
 
+    /// A node with no room for another session: the page says the service is busy, sends no
+    /// challenge, and starts once a place frees up (the session holding it is cancelled).
+    @Test func aSessionWaitingForAPlaceIsToldAndStartsWhenOneFrees() throws {
+        let t = try TestServer(frameCapacity: 10)
+        let occupant = try Occupant(t)
+        let (id, token) = t.createSession()
+        var person = SyntheticPerson(rig: try Self.rig(), light: .live(strength: 0.15), seed: 5)
+        let video = try Self.recording(&person, durationMs: 6000)
+        defer { try? FileManager.default.removeItem(at: video) }
+        let browser = try HeadlessChromium(camera: video)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: Self.bridge)
+        let busy = try #require(try Self.catalogue("en")["serverBusy"])
+        let quoted = String(decoding: try JSONEncoder().encode(busy), as: UTF8.self)
+        try browser.wait(for: "document.getElementById('prompt').textContent === \(quoted)", timeout: 30, what: "the busy prompt")
+        try browser.screenshot().write(to: Self.artefacts.appendingPathComponent("capture-server-busy.png"))
+        let before = try Self.envelopes(browser).compactMap { ($0["data"] as? [String: Any])?["type"] as? String }
+        #expect(!before.contains("face.detected") && !before.contains("challenge.started"), "\(before)")
+
+        #expect(occupant.release() == 200)
+        try browser.wait(for: "window.__envelopes.some((e) => e.kind === 'event' && e.data.type === 'face.detected')", timeout: 20,
+                         what: "the face, once admitted")
+    }
+
     /// The recorded person of the browser tests. These tests prove the path from camera to
     /// verdict, not the error rates (the evaluation matrix measures those over every subject), so
     /// the subject is one whose motions read clearly: the rig warps a flat photo, and Grace

@@ -48,6 +48,29 @@ import VigilVerifier
         #expect(verified.claims.risk?.deviceId == deviceId && deviceId != nil)
     }
 
+    /// A session that finds the server full waits for a place (its frames answered 503
+    /// `server_busy`) and then passes: being kept waiting fails no one.
+    @Test func aSessionKeptWaitingByABusyServerPassesOnceAdmitted() async throws {
+        let t = try TestServer(frameCapacity: 10)
+        let policy: [String: Any] = ["policy": ["motions": ["turnLeft"], "count": 1, "type": "motion", "maxAttempts": 1]]
+        var passed = false
+        for seed: UInt64 in [3, 4, 5] {   // live sessions have a measured BPCER (higher under load): others may try
+            let occupant = try Occupant(t)
+            let refusedBefore = Occupant.sessionsKeptWaiting(t)
+            let freed = occupant.releaseOnceASessionWaits(t)
+            let (_, states, _) = try await run(t, policy, camera: SyntheticPerson(rig: try CapturePageTests.rig(), light: .live(strength: 0.15), seed: seed),
+                                               seed: seed, paced: true)
+            freed.wait()
+            #expect(Occupant.sessionsKeptWaiting(t) > refusedBefore, "the session was not kept waiting")
+            if case .success(let result)? = states.last, result.outcome == "passed" {
+                passed = true
+                break
+            }
+            print("headless session kept waiting was rejected, trying another: \(states)")
+        }
+        #expect(passed)
+    }
+
     /// A host that asks in its own UI declines the flashes through the device API client.
     @Test func theDeviceAPIClientDeclinesTheFlashesOnlyWhereThePolicyAllows() async throws {
         let t = try TestServer()

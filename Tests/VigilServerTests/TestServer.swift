@@ -28,12 +28,15 @@ final class TestServer: @unchecked Sendable {
     /// Whether the servers check the capture clock against arrivals (off where tests send a
     /// timeline faster than real time).
     let checkCaptureClock: Bool
+    /// Admission with a fixed capacity, far above what tests send: measured from frame cost it
+    /// would depend on the machine's load (`AdmissionTests` sets its own).
+    static let frameCapacity = 10_000.0
     /// Whether requests to this server skip the socket.
     let inProcess: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
-         logger: any Logger = SilentLogger()) throws {
+         frameCapacity: Double = TestServer.frameCapacity, logger: any Logger = SilentLogger()) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
@@ -49,6 +52,7 @@ final class TestServer: @unchecked Sendable {
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         configuration.checkCaptureClock = checkCaptureClock
         configuration.metricsToken = metricsToken
+        configuration.frameCapacity = frameCapacity
         self.checkCaptureClock = checkCaptureClock
         server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port
@@ -59,6 +63,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
         configuration.checkCaptureClock = checkCaptureClock
+        configuration.frameCapacity = Self.frameCapacity
         return try VigilServer(configuration: configuration, store: try VigilServer.openStore(data), analyzers: Self.analyzers, clock: clock)
     }
 

@@ -12,7 +12,7 @@ enum DeviceAPI {
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
-        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, admit: { try context.admitBearer($0, apiKey: false) }) { try frame($0, context) }
+        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, admit: { try context.admitFrame($0) }) { try frame($0, context) }
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
@@ -103,6 +103,9 @@ enum DeviceAPI {
     }
 
     static func frame(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        // What a frame costs this thread, from here to its answer, measures the node's capacity.
+        let started = ContinuousClock.now
+        defer { context.admission.served(frameMs: (ContinuousClock.now - started).milliseconds) }
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }
         guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
@@ -121,6 +124,7 @@ enum DeviceAPI {
             throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
         }
         let progress = try context.capture.frame(record, image: image, jpeg: request.body, captureMs: captureMs)
+        if progress.record.status.isFinal { context.admission.release(sessionId: record.id) }
         return .json(answer(progress), headers: [("Cache-Control", "no-store")])
     }
 
@@ -145,10 +149,13 @@ enum DeviceAPI {
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        context.admission.release(sessionId: record.id)
         return .json(statusView(try context.capture.finish(record)))
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        .json(statusView(try context.capture.cancel(try context.deviceSession(request))))
+        let record = try context.deviceSession(request)
+        context.admission.release(sessionId: record.id)
+        return .json(statusView(try context.capture.cancel(record)))
     }
 }

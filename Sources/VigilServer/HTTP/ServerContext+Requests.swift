@@ -51,6 +51,36 @@ extension ServerContext {
         guard known else { throw failedAuthentication(request, apiKey ? Self.invalidAPIKey : Self.invalidToken) }
     }
 
+    /// On a frame's headers: its session token is known, and this node has room for the
+    /// session and the frame (`FrameAdmission`). A frame the node has no room for is answered
+    /// 503 `server_busy` with when to send again, unread; a finished session's frame goes on to
+    /// the handler, which says it is finished.
+    func admitFrame(_ request: HTTPRequest) throws {
+        if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
+            throw Self.tooMany(wait, "failed authentications from this address")
+        }
+        let hash = try bearerHash(request, apiKey: false)
+        guard let head = try stored({ () throws(StoreError) in try store.sessionHead(tokenHash: hash) }) else {
+            throw failedAuthentication(request, Self.invalidToken)
+        }
+        guard !head.status.isFinal else { return }
+        switch admission.admit(sessionId: head.id, at: clock.now) {
+        case .accept:
+            return
+        case .refuseSession(let ms):
+            metrics.add("vigil_frames_refused_total{reason=\"session_waits\"}")
+            throw Self.busy(ms, "this server is serving as many sessions as it can; the capture starts when one finishes")
+        case .shed(let ms):
+            metrics.add("vigil_frames_refused_total{reason=\"frame_shed\"}")
+            throw Self.busy(ms, "this server is at its frame capacity; send the next frame later")
+        }
+    }
+
+    /// 503 `server_busy` with `Retry-After` (whole seconds, as HTTP has it) and `retryAfterMs`.
+    static func busy(_ milliseconds: Int, _ message: String) -> HTTPError {
+        HTTPError(.serverBusy, message, headers: [("Retry-After", String(max(1, (milliseconds + 999) / 1000)))], retryAfterMs: milliseconds)
+    }
+
     /// The hash of the request's bearer token when it has the shape of an API key (`apiKey`) or
     /// of a session token; otherwise the refusal (a counted failure, except a missing API key).
     private func bearerHash(_ request: HTTPRequest, apiKey: Bool) throws(HTTPError) -> String {

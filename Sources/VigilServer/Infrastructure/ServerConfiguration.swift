@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     /// Connections one client address may hold at once (0: no limit). Behind a reverse proxy
     /// every client arrives from the proxy's address: raise it there, or set 0.
     public var connectionsPerAddress = 64
+    /// Frames a second this node serves before it refuses new sessions and sheds frames
+    /// (`FrameAdmission`); nil measures it from the frames it serves.
+    public var frameCapacity: Double?
     /// Session lifetime from creation.
     public var sessionLifetime: TimeInterval = 600
     /// How long audit images and reference faces are kept (the purge runs in the background).

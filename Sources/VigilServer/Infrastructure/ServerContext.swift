@@ -20,6 +20,8 @@ final class ServerContext: Sendable {
     let clock: any ServerClock
     /// Request rate limits (the HTTP layer applies them).
     let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
+    /// Which frames this node serves now.
+    let admission: FrameAdmission
 
     init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool?, clock: any ServerClock, logger: any Logger) {
         self.clock = clock
@@ -30,6 +32,7 @@ final class ServerContext: Sendable {
         perAPIKey = RateLimiter(.init(burst: limits.perAPIKey.burst, perSecond: limits.perAPIKey.perSecond))
         perToken = RateLimiter(.init(burst: limits.perSessionToken.burst, perSecond: limits.perSessionToken.perSecond))
         authFailures = RateLimiter(.init(burst: limits.authFailuresPerIP.burst, perSecond: limits.authFailuresPerIP.perSecond))
+        admission = FrameAdmission(threads: configuration.threads, capacity: configuration.frameCapacity)
         self.store = store
         self.signer = signer
         analyzerPool = analyzers

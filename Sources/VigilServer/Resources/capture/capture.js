@@ -385,6 +385,12 @@
         if (mine === 1) bridge.event("capture.uploaded");
       } else if (answer.status === 429) {
         // Too fast for the server: frames are dropped until the bucket refills.
+      } else if (answer.status === 503 && errorCode(answer) === "server_busy") {
+        // The server has no room now: uploads pause as long as it says. Before its first frame
+        // is served the session waits for a place, its challenges not yet started.
+        const wait = Number(answer.body.error.retryAfterMs);
+        pausedUntil = performance.now() + (Number.isFinite(wait) ? Math.min(10000, Math.max(100, wait)) : 1000);
+        if (applied === 0) setPrompt(t("serverBusy"));
       } else {
         fail(sessionError(answer));
       }
