@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Bytes of an oversized chunked body read and dropped before the connection is cut. */
@@ -27,6 +28,7 @@ typedef struct vh_state {
     uint8_t *body;
     size_t length, capacity, limit;
     int refused;     /* the refusal was queued */
+    struct vh_reply *deferred; /* the reply an embedder's worker fills while the connection is suspended */
     int discarding;  /* the body is read and dropped, then the refusal answered */
     struct MHD_Response *refusal; /* the admission's answer, or NULL for a 413 */
     unsigned refusal_status;
@@ -40,6 +42,9 @@ struct vh_reply {
     vh_pair headers[32];
     char *header_storage[64];
     size_t header_count;
+    struct MHD_Connection *connection; /* set for a handler's reply, which may be deferred */
+    int deferred;                      /* the connection is suspended until vh_reply_finish */
+    atomic_int finished;               /* vh_reply_finish was called: the reply is complete */
 };
 
 void vh_reply_status(vh_reply *reply, int status) { reply->status = status; }
@@ -117,13 +122,38 @@ static enum MHD_Result queue(struct MHD_Connection *connection, unsigned status,
     return result;
 }
 
-static enum MHD_Result answer(vh_server *server, struct MHD_Connection *connection, const char *url, const char *method,
+static enum MHD_Result answer(vh_server *server, vh_state *state, struct MHD_Connection *connection, const char *url, const char *method,
                               const uint8_t *body, size_t length, int refused_status) {
     vh_incoming in;
     read_request(&in, connection, url, method, body, length, refused_status);
-    vh_reply reply = {.response = NULL, .status = 500, .header_count = 0};
-    server->handler(server->context, &in.request, &reply);
-    return queue(connection, (unsigned)reply.status, finish_reply(&reply));
+    vh_reply *reply = calloc(1, sizeof *reply);
+    if (!reply) return MHD_NO;
+    reply->status = 500;
+    reply->connection = connection;
+    server->handler(server->context, &in.request, reply);
+    if (reply->deferred) {
+        /* A worker answers later; the connection waits suspended, this thread serves others. */
+        state->deferred = reply;
+        return MHD_YES;
+    }
+    enum MHD_Result result = queue(connection, (unsigned)reply->status, finish_reply(reply));
+    free(reply);
+    return result;
+}
+
+void vh_reply_defer(vh_reply *reply) {
+    reply->deferred = 1;
+    MHD_suspend_connection(reply->connection);
+}
+
+void vh_lower_thread_priority(int steps) {
+    /* Linux keeps a nice value per thread: PRIO_PROCESS with a thread id sets this thread's only. */
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), steps);
+}
+
+void vh_reply_finish(vh_reply *reply) {
+    atomic_store(&reply->finished, 1);
+    MHD_resume_connection(reply->connection);
 }
 
 /* The refusal decided on the headers: the admission's answer, or a 413. */
@@ -134,7 +164,7 @@ static enum MHD_Result refuse(vh_server *server, vh_state *state, struct MHD_Con
         state->refusal = NULL;
         return queue(connection, state->refusal_status, response);
     }
-    return answer(server, connection, url, method, NULL, 0, 413);
+    return answer(server, state, connection, url, method, NULL, 0, 413);
 }
 
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
@@ -219,9 +249,19 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         state->length += chunk;
         return MHD_YES;
     }
+    if (state->deferred) {
+        /* Called again after vh_reply_finish resumed the connection: send what the worker answered. */
+        if (!atomic_load(&state->deferred->finished)) return MHD_YES;
+        vh_reply *reply = state->deferred;
+        state->deferred = NULL;
+        state->refused = 1;
+        enum MHD_Result result = queue(connection, (unsigned)reply->status, finish_reply(reply));
+        free(reply);
+        return result;
+    }
     if (state->refused) return MHD_YES;
     if (state->discarding) return refuse(server, state, connection, url, method);
-    return answer(server, connection, url, method, state->body, state->length, 0);
+    return answer(server, state, connection, url, method, state->body, state->length, 0);
 }
 
 static void completed(void *cls, struct MHD_Connection *connection, void **con_cls, enum MHD_RequestTerminationCode toe) {
@@ -231,6 +271,14 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
     vh_state *state = *con_cls;
     if (!state) return;
     if (state->refusal) MHD_destroy_response(state->refusal);
+    if (state->deferred) {
+        /* The client went away while a worker held the reply: the worker still finishes it, and
+           this thread must not free it under the worker. Such a connection is never completed while
+           suspended (MHD resumes it first), so this is only reached after vh_reply_finish. */
+        if (state->deferred->response) MHD_destroy_response(state->deferred->response);
+        for (size_t i = 0; i < state->deferred->header_count * 2; i++) free(state->deferred->header_storage[i]);
+        free(state->deferred);
+    }
     free(state->body);
     free(state);
     *con_cls = NULL;
@@ -242,7 +290,7 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {

@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     public var parameters: [String: String] = [:]
     /// The matched route's pattern, once answered (for logs).
     public var route: String?
+    /// When the server had read the whole request: the time since then, where a handler starts,
+    /// is how long it waited for a thread.
+    public var receivedAt = ContinuousClock.now
     /// What handlers learn about the request for its log line.
     public let notes = Notes()
 

@@ -18,8 +18,10 @@ public final class HTTPServer: Sendable {
         public var host = "127.0.0.1"
         /// Port; 0 picks a free one (see `port`).
         public var port: UInt16 = 8080
-        /// Worker threads (each runs its own epoll loop).
+        /// HTTP threads (each runs its own epoll loop).
         public var threads = 2
+        /// Threads that answer `offloaded` routes.
+        public var workers = 2
         /// Seconds an idle keep-alive connection is kept.
         public var idleTimeoutSeconds = 30
         /// Connections one client address may hold at once (0: no limit); further ones are
@@ -27,11 +29,12 @@ public final class HTTPServer: Sendable {
         public var connectionsPerAddress = 64
 
         /// The defaults: 127.0.0.1:8080, two threads, 30 s idle timeout, 64 connections an address.
-        public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, idleTimeoutSeconds: Int = 30,
+        public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, workers: Int = 2, idleTimeoutSeconds: Int = 30,
                     connectionsPerAddress: Int = 64) {
             self.host = host
             self.port = port
             self.threads = threads
+            self.workers = workers
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.connectionsPerAddress = connectionsPerAddress
         }
@@ -45,9 +48,11 @@ public final class HTTPServer: Sendable {
     /// What the C callbacks reach through their context pointer.
     final class Context: Sendable {
         let router: Router
+        let workers: WorkerPool
         let observe: @Sendable (HTTPRequest, HTTPResponse, Double) -> Void
-        init(router: Router, observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
+        init(router: Router, workers: WorkerPool, observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
             self.router = router
+            self.workers = workers
             self.observe = observe
         }
     }
@@ -78,12 +83,13 @@ public final class HTTPServer: Sendable {
     /// sees carries its matched route in `route`.
     public init(configuration: Configuration, router: Router,
                 observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void = { _, _, _ in }) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(Context(router: router, observe: observe))
+        let context = Unmanaged.passRetained(Context(router: router, workers: WorkerPool(threads: configuration.workers), observe: observe))
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
                                     UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
                                     admitCallback, handlerCallback,
                                     context.toOpaque(), &error) else {
+            context.takeUnretainedValue().workers.stop()
             context.release()
             throw HTTPServerError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
@@ -101,6 +107,9 @@ public final class HTTPServer: Sendable {
         guard daemon.with({ vh_quiesce($0) }) != nil else { return }
         let deadline = ContinuousClock.now + drainTimeout
         while inFlight > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        // Workers finish what they hold first: a suspended connection must be resumed before
+        // the daemon stops.
+        context.takeUnretainedValue().workers.stop()
         if daemon.stop() { context.release() }
     }
 
@@ -178,8 +187,26 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         let limit = server.router.bodyLimit(method: request.method, path: request.path)
         refusal = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)", headers: [("Connection", "close")])
     }
+    if refusal == nil, server.router.isOffloaded(method: request.method, path: request.path) {
+        vh_reply_defer(reply)
+        let pending = PendingReply(pointer: reply!)
+        server.workers.submit { [request] in
+            var request = request
+            let response = server.router.respond(to: &request, refusal: nil)
+            send(response, to: pending.pointer)
+            vh_reply_finish(pending.pointer)
+            server.observe(request, response, (ContinuousClock.now - started).milliseconds)
+        }
+        return
+    }
     let response = server.router.respond(to: &request, refusal: refusal)
     send(response, to: reply)
     let elapsed = ContinuousClock.now - started
     server.observe(request, response, elapsed.milliseconds)
+}
+
+/// A deferred reply on its way to a worker. Invariant: the job that holds it is the only user of
+/// the pointer, from `vh_reply_defer` until it calls `vh_reply_finish` (which frees it in C).
+private struct PendingReply: @unchecked Sendable {
+    let pointer: OpaquePointer
 }

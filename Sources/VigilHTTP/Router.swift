@@ -14,6 +14,9 @@ public struct Router: Sendable {
         public let pattern: String
         /// The most body bytes this route reads.
         public let bodyLimit: Int
+        /// Whether its handler runs on the server's worker threads (slow work: image decoding,
+        /// face analysis), leaving the HTTP threads free.
+        public let offloaded: Bool
         let segments: [Segment]
         let admit: Admission?
         let handler: Handler
@@ -33,13 +36,16 @@ public struct Router: Sendable {
     /// An empty router.
     public init() {}
 
-    /// Registers `handler` for `method` and `pattern`; `admit`, if any, decides on the headers first.
-    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, admit: Admission? = nil, _ handler: @escaping Handler) {
+    /// Registers `handler` for `method` and `pattern`; `admit`, if any, decides on the headers
+    /// first; `offloaded` runs the handler on a worker thread.
+    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, offloaded: Bool = false, admit: Admission? = nil,
+                             _ handler: @escaping Handler) {
         let segments = Self.split(pattern).map { s -> Segment in
             s.hasPrefix("{") && s.hasSuffix("}") ? .parameter(String(s.dropFirst().dropLast())) : .literal(String(s))
         }
         precondition(!routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
-        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, segments: segments, admit: admit, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, offloaded: offloaded, segments: segments, admit: admit,
+                            handler: handler))
         let literals = segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
         if literals.count == segments.count { exact[method, default: [:]]["/" + literals.joined(separator: "/")] = routes.count - 1 }
     }
@@ -47,6 +53,11 @@ public struct Router: Sendable {
     /// The pattern of the route matching a request line (`/v1/sessions/{sessionId}`), for logs.
     public func pattern(method: String, path: String) -> String? {
         match(method: method, path: path)?.route.pattern
+    }
+
+    /// Whether the route matching a request line runs on a worker thread.
+    public func isOffloaded(method: String, path: String) -> Bool {
+        match(method: method, path: path)?.route.offloaded ?? false
     }
 
     /// The body limit for a request line: the route's, or 0 when no route matches.

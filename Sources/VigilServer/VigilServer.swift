@@ -57,8 +57,10 @@ public final class VigilServer: Sendable {
         routes = router.routes.map { ($0.method, $0.pattern) }
         self.router = router
         do {
+            // Frames, comparisons and reference photos run on as many workers as there are
+            // analyzers, so that the HTTP threads keep answering everything else.
             http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads,
-                                                      connectionsPerAddress: configuration.connectionsPerAddress),
+                                                      workers: configuration.threads, connectionsPerAddress: configuration.connectionsPerAddress),
                                   router: router) { request, response, milliseconds in
                 Self.observe(request, response, milliseconds, context)
             }
@@ -94,14 +96,16 @@ public final class VigilServer: Sendable {
     /// One access line per request (method, route template, status, duration, request id and
     /// tenant; never a token, key, query or body), and every 5xx with its cause.
     static func log(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, to logger: any Logger) {
-        guard response.status >= 500 || logger.level <= .info else { return }
+        // A busy server refusing work says so in 503 `server_busy`: flow control, not a fault.
+        let fault = response.status >= 500 && response.errorCode != APIErrorCode.serverBusy.rawValue
+        guard fault || logger.level <= .info else { return }
         var fields: [String: LogValue] = [
             "method": .text(request.method), "route": .text(request.route ?? "unmatched"), "status": .integer(response.status),
             "ms": .number(milliseconds), "requestId": .text(request.requestId),
         ]
         if let tenantId = request.notes.tenantId { fields["tenantId"] = .text(tenantId) }
         if let code = response.errorCode { fields["code"] = .text(code) }
-        if response.status >= 500 {
+        if fault {
             fields["cause"] = .text(response.cause ?? "unknown")
             logger.log(.error, "server_error", fields)
         } else {

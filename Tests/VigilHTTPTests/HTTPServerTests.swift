@@ -186,3 +186,64 @@ import VigilTestSupport
         #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: .init(host: "not-an-ip", port: 0), router: Router()) }
     }
 }
+
+/// Routes registered `offloaded` run on worker threads: the HTTP threads keep answering.
+@Suite struct OffloadedRouteTests {
+    /// Opens and closes a gate that offloaded handlers wait at.
+    final class Gate: Sendable {
+        let open = Mutex(false)
+        let entered = Mutex(0)
+        func wait() {
+            entered.withLock { $0 += 1 }
+            while !open.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
+        }
+    }
+
+    static func server(_ gate: Gate) throws -> HTTPServer {
+        var router = Router()
+        router.add("POST", "/work", bodyLimit: 1024, offloaded: true) { request in
+            gate.wait()
+            return .json(HTTPServerTests.Echo(id: "work", bytes: request.body.count))
+        }
+        router.add("GET", "/health") { _ in .text("ok") }
+        return try HTTPServer(configuration: .init(port: 0, threads: 1, workers: 1), router: router)
+    }
+
+    /// With one HTTP thread and one worker, a request the worker holds does not keep the HTTP
+    /// thread from answering another client, and its own answer arrives once the work is done.
+    @Test func anOffloadedRequestLeavesTheHTTPThreadFree() throws {
+        let gate = Gate()
+        let server = try Self.server(gate)
+        let worker = try RawHTTPClient(port: server.port)
+        #expect(worker.send(Array("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8)))
+        while gate.entered.withLock({ $0 }) == 0 { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/health").status == 200)
+        gate.open.withLock { $0 = true }
+        let answer = try worker.readResponse()
+        #expect(answer.status == 200 && answer.decode(HTTPServerTests.Echo.self)?.bytes == 3)
+        // The connection is kept alive after a deferred answer.
+        #expect(try worker.request("GET", "/health").status == 200)
+    }
+
+    /// A client that goes away while its request is on a worker: the worker still finishes, and
+    /// the server goes on serving; shutting down waits for work in progress.
+    @Test func aClientLeavingDuringOffloadedWorkAndAShutdownDuringItAreSafe() throws {
+        let gate = Gate()
+        let server = try Self.server(gate)
+        do {
+            let leaving = try RawHTTPClient(port: server.port)
+            #expect(leaving.send(Array("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8)))
+            while gate.entered.withLock({ $0 }) == 0 { Thread.sleep(forTimeInterval: 0.005) }
+        }   // closed here, its request still on the worker
+        gate.open.withLock { $0 = true }
+        let client = try RawHTTPClient(port: server.port)
+        #expect(try client.request("POST", "/work", body: Array("abcd".utf8)).decode(HTTPServerTests.Echo.self)?.bytes == 4)
+        gate.open.withLock { $0 = false }
+        let pending = try RawHTTPClient(port: server.port)
+        #expect(pending.send(Array("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na".utf8)))
+        while gate.entered.withLock({ $0 }) < 3 { Thread.sleep(forTimeInterval: 0.005) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.open.withLock { $0 = true } }
+        server.shutdown()
+        #expect(server.inFlight == 0)
+    }
+}

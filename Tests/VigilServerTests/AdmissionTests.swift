@@ -61,11 +61,27 @@ import VigilTestSupport
         #expect(abs(admission.capacity - 17) < 0.5)
     }
 
+    /// A frame that waited longer than `maxFrameWait` for a worker is shed unanalysed: its
+    /// guidance would come too late. With a limit of 0 every frame has waited too long.
+    @Test func aFrameThatWaitedTooLongForAWorkerIsShed() throws {
+        let t = try TestServer(checkCaptureClock: false, maxFrameWait: 0)
+        let (id, token) = t.createSession()
+        let late = t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
+                             body: try DeviceAPITests.jpegFrame())
+        #expect(late.status == 503 && late.errorCode == "server_busy")
+        #expect((late.json["error"] as? [String: Any])?["retryAfterMs"] as? Int == 100)
+        let metrics = String(decoding: t.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("vigil_frames_refused_total{reason=\"frame_late\"} 1"))
+        // The engine never saw it: the session has no frame.
+        #expect(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["status"] as? String == "created")
+    }
+
     /// Through the server: a node of 10 frames a second admits one session; the second's first
     /// frame is answered 503 `server_busy` on its headers (its 2 MB body never sent), with
     /// `Retry-After` and `retryAfterMs`; once the first session is cancelled the second is served.
     @Test func aSessionBeyondTheNodesCapacityWaitsWithA503BeforeItsBodyIsRead() throws {
-        let t = try TestServer(checkCaptureClock: false, frameCapacity: 10)
+        let logger = CapturingLogger()
+        let t = try TestServer(checkCaptureClock: false, frameCapacity: 10, logger: logger)
         let jpeg = try DeviceAPITests.jpegFrame()
         let first = t.createSession(), second = t.createSession()
         let served = t.request("POST", "/v1/client/frames", bearer: first.token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"], body: jpeg)
@@ -80,6 +96,9 @@ import VigilTestSupport
         #expect(refused.headers["retry-after"] == "2")
         let retryAfterMs = (try JSONSerialization.jsonObject(with: Data(refused.body)) as? [String: [String: Any]])?["error"]?["retryAfterMs"] as? Int
         #expect(retryAfterMs == 2000)
+        // Flow control, not a fault: an access line, no server_error.
+        #expect(!logger.logged.contains { $0.event == "server_error" })
+        #expect(logger.logged.contains { $0.event == "request" && $0.fields["code"] == .text("server_busy") })
 
         #expect(t.request("POST", "/v1/client/cancel", bearer: first.token).status == 200)
         let admitted = t.request("POST", "/v1/client/frames", bearer: second.token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"], body: jpeg)

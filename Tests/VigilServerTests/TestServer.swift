@@ -28,15 +28,16 @@ final class TestServer: @unchecked Sendable {
     /// Whether the servers check the capture clock against arrivals (off where tests send a
     /// timeline faster than real time).
     let checkCaptureClock: Bool
-    /// Admission with a fixed capacity, far above what tests send: measured from frame cost it
-    /// would depend on the machine's load (`AdmissionTests` sets its own).
+    /// Admission with a fixed capacity, far above what tests send, and no shedding of frames that
+    /// waited for a worker: measured from frame cost or wait, both would depend on the machine's
+    /// load (`AdmissionTests` sets its own).
     static let frameCapacity = 10_000.0
     /// Whether requests to this server skip the socket.
     let inProcess: Bool
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
-         frameCapacity: Double = TestServer.frameCapacity, logger: any Logger = SilentLogger()) throws {
+         frameCapacity: Double = TestServer.frameCapacity, maxFrameWait: Double? = nil, logger: any Logger = SilentLogger()) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
@@ -53,6 +54,7 @@ final class TestServer: @unchecked Sendable {
         configuration.checkCaptureClock = checkCaptureClock
         configuration.metricsToken = metricsToken
         configuration.frameCapacity = frameCapacity
+        configuration.maxFrameWait = maxFrameWait
         self.checkCaptureClock = checkCaptureClock
         server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port
@@ -64,6 +66,7 @@ final class TestServer: @unchecked Sendable {
         configuration.port = 0
         configuration.checkCaptureClock = checkCaptureClock
         configuration.frameCapacity = Self.frameCapacity
+        configuration.maxFrameWait = nil
         return try VigilServer(configuration: configuration, store: try VigilServer.openStore(data), analyzers: Self.analyzers, clock: clock)
     }
 

@@ -33,7 +33,7 @@ typedef struct vh_reply vh_reply;
    returns the most body bytes accepted, or refuses the request by answering it through
    vh_reply_* (a refusal sets a status). */
 typedef size_t (*vh_admit_fn)(void *context, const vh_request *head, vh_reply *reply);
-/* Answers a request through vh_reply_*. */
+/* Answers a request through vh_reply_*, now or, after vh_reply_defer, later from any thread. */
 typedef void (*vh_handler_fn)(void *context, const vh_request *request, vh_reply *reply);
 
 typedef struct vh_server vh_server;
@@ -56,5 +56,14 @@ void vh_stop(vh_server *server);
 void vh_reply_status(vh_reply *reply, int status);
 void vh_reply_header(vh_reply *reply, const char *name, const char *value);
 void vh_reply_body(vh_reply *reply, const uint8_t *bytes, size_t length);
+/* Called by a handler before it returns: the request is answered later, from another thread,
+   while the connection waits suspended and the worker thread serves other connections. The
+   request passed to the handler is not valid after it returns; the reply is, until
+   vh_reply_finish, which sends it (after vh_reply_status/header/body) and frees it. */
+void vh_reply_defer(vh_reply *reply);
+void vh_reply_finish(vh_reply *reply);
+/* Lowers the calling thread's scheduling priority by `steps` nice steps (Linux; a no-op where
+   it is not allowed). */
+void vh_lower_thread_priority(int steps);
 
 #endif

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Decided on a frame's headers, before its body is read or decoded. The capacity is frames a
 /// second: configured, or measured from the time frames take (decode, analysis and the store
-/// write) on this node's HTTP threads, so it follows the load of everything else on the machine.
+/// write) on this node's worker threads, so it follows the load of everything else on the machine.
 /// Per node: each node of a deployment admits against its own cores.
 final class FrameAdmission: Sendable {
     /// What to do with a frame.
@@ -42,7 +42,7 @@ final class FrameAdmission: Sendable {
     private let fixedCapacity: Double?
     private let state: Mutex<State>
 
-    /// Admission for `threads` frame-serving threads; `capacity` (frames a second) fixes the
+    /// Admission for `threads` frame-serving worker threads; `capacity` (frames a second) fixes the
     /// capacity instead of measuring it.
     init(threads: Int, capacity: Double? = nil) {
         self.threads = max(1, threads)

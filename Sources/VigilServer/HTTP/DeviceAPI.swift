@@ -12,7 +12,7 @@ enum DeviceAPI {
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
-        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, admit: { try context.admitFrame($0) }) { try frame($0, context) }
+        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, offloaded: true, admit: { try context.admitFrame($0) }) { try frame($0, context) }
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
@@ -103,8 +103,13 @@ enum DeviceAPI {
     }
 
     static func frame(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        // What a frame costs this thread, from here to its answer, measures the node's capacity.
         let started = ContinuousClock.now
+        let waitedMs = (started - request.receivedAt).milliseconds
+        if let limit = context.configuration.maxFrameWait, waitedMs > limit * 1000 {
+            context.metrics.add("vigil_frames_refused_total{reason=\"frame_late\"}")
+            throw ServerContext.busy(min(1000, max(100, Int(waitedMs))), "this frame waited too long for the server; send the next one later")
+        }
+        // What a frame costs its worker, from here to its answer, measures the node's capacity.
         defer { context.admission.served(frameMs: (ContinuousClock.now - started).milliseconds) }
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }

@@ -8,7 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: URL
     /// The public base URL for capture links and the result's `iss` (default `http://host:port`).
     public var baseURL: String?
-    /// HTTP worker threads (each with its own face analyzer).
+    /// HTTP threads, and as many worker threads for frames, comparisons and reference photos,
+    /// each with its own face analyzer.
     public var threads = 2
     /// Connections one client address may hold at once (0: no limit). Behind a reverse proxy
     /// every client arrives from the proxy's address: raise it there, or set 0.
@@ -16,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     /// Frames a second this node serves before it refuses new sessions and sheds frames
     /// (`FrameAdmission`); nil measures it from the frames it serves.
     public var frameCapacity: Double?
+    /// A frame that waited longer than this (seconds) for a worker is shed unanalysed (503
+    /// `server_busy`): its guidance would come too late, and fresher frames follow. nil: never.
+    public var maxFrameWait: Double? = 0.15
     /// Session lifetime from creation.
     public var sessionLifetime: TimeInterval = 600
     /// How long audit images and reference faces are kept (the purge runs in the background).
