@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
         .executable(name: "vigil-bench", targets: ["VigilBench"]),
+        .executable(name: "vigil-fuzz", targets: ["VigilFuzz"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilFace", targets: ["VigilFace"]),
         .library(name: "VigilLiveness", targets: ["VigilLiveness"]),
@@ -50,6 +51,7 @@ let package = Package(
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
                                                       "VigilSynthCapture"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
+        .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),
         .testTarget(name: "VigilVerifierTests", dependencies: ["VigilVerifier", "VigilCrypto", "VigilCore"]),

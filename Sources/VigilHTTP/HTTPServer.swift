@@ -194,8 +194,9 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
             var request = request
             let response = server.router.respond(to: &request, refusal: nil)
             send(response, to: pending.pointer)
-            vh_reply_finish(pending.pointer)
+            // Logged and counted before the client can read the answer, as on the HTTP threads.
             server.observe(request, response, (ContinuousClock.now - started).milliseconds)
+            vh_reply_finish(pending.pointer)
         }
         return
     }

@@ -159,4 +159,18 @@ import Testing
         let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 0, 0, 0, 0]
         return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
     }
+
+    /// A short pass of `scripts/fuzz` (300 inputs a parser): no hang, no 5xx, every parser ran.
+    @Test func aShortFuzzPassFindsNoHangOrServerError() throws {
+        let fuzz = Self.binary.deletingLastPathComponent().appendingPathComponent("vigil-fuzz")
+        let run = try Self.run(["--fixtures", Self.fixtures, "--count", "300", "--seconds", "60"], executable: fuzz)
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(Set(reports.compactMap { $0["target"] as? String })
+                == ["image", "jws", "webhook-signature", "bridge-envelope", "json-body", "http-request"])
+        for report in reports {
+            #expect(report["inputs"] as? Int == 300 && report["hangs"] as? Int == 0 && report["serverErrors"] as? Int == 0, "\(report)")
+        }
+    }
 }
