@@ -17,6 +17,8 @@ enum FuzzOutcome: Equatable {
     /// No answer, the server still answering others (the connection closed, or it waits for
     /// the rest of a request cut short).
     case noAnswer
+    /// A verifier accepted changed signed bytes: a forgery.
+    case forged
     /// 505: the request line names an HTTP version the server does not speak.
     case versionNotSupported
     /// The server did not answer a health check within a second after this input.

@@ -11,10 +11,17 @@ struct JWSTarget: FuzzTarget {
     private let jws: String
     private let jwks: [UInt8]
 
+    /// The unmutated result did not verify: the target would test nothing past the signature.
+    struct SeedDoesNotVerify: Error {}
+
     init() throws {
-        let payload = Array(#"{"aud":"tn_a","sub":"ses_a","iat":1800000000,"outcome":"passed","checks":{}}"#.utf8)
-        jws = CompactJWS.signed(payload: payload, key: key, kid: "k1").compact
-        jwks = Array(try JSONEncoder().encode(JWKSet(keys: [JWK(ed25519PublicKey: key.publicKey.rawRepresentation, kid: "k1")])))
+        let verdict = VerdictPayload(iss: "https://vigil.example", aud: "tn_a", sub: "ses_a", iat: 1_800_000_000, jti: "res_a", externalRef: nil,
+                                     outcome: "passed", score: 0.97, feedback: [], checks: ["challenges": .init(passed: true, score: 1)])
+        jws = CompactJWS.signed(payload: Array(try JSONEncoder().encode(verdict)), key: key, kid: "k1").compact
+        let keys = JWKSet(keys: [JWK(ed25519PublicKey: key.publicKey.rawRepresentation, kid: "k1")])
+        jwks = Array(try JSONEncoder().encode(keys))
+        guard (try? VigilVerifier.verifyResult(jws: jws, jwks: keys, audience: "tn_a", sessionId: "ses_a",
+                                              now: Date(timeIntervalSince1970: 1_800_000_100))) != nil else { throw SeedDoesNotVerify() }
     }
 
     func run(index: Int, seed: UInt64) -> FuzzOutcome {
@@ -23,8 +30,11 @@ struct JWSTarget: FuzzTarget {
         let text = mutatedKeys ? jws : String(decoding: mutator.bytes(Array(jws.utf8)), as: UTF8.self)
         let keys = mutatedKeys ? mutator.json(jwks) : jwks
         guard let set = try? JSONDecoder().decode(JWKSet.self, from: Data(keys)) else { return .handled }
-        _ = try? VigilVerifier.verifyResult(jws: text, jwks: set, audience: "tn_a", sessionId: "ses_a", now: Date(timeIntervalSince1970: 1_800_000_100))
-        return .handled
+        guard (try? VigilVerifier.verifyResult(jws: text, jwks: set, audience: "tn_a", sessionId: "ses_a",
+                                               now: Date(timeIntervalSince1970: 1_800_000_100))) != nil else { return .handled }
+        // A changed JWS that verifies must carry the signed bytes unchanged (say, other whitespace).
+        let signed = (try? CompactJWS(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)))?.payload
+        return signed == (try? CompactJWS(parsing: jws))?.payload ? .accepted : .forged
     }
 }
 
@@ -39,9 +49,10 @@ struct WebhookSignatureTarget: FuzzTarget {
         let header = WebhookSignature.header(secret: secret, timestamp: 1_800_000_000, body: body)
         let mutatedBody = index % 2 == 1
         let text = mutatedBody ? header : String(decoding: mutator.bytes(Array(header.utf8)), as: UTF8.self)
-        _ = try? VigilVerifier.verifyWebhook(body: mutatedBody ? mutator.json(body) : body, signatureHeader: text, secret: secret,
-                                            now: Date(timeIntervalSince1970: 1_800_000_010))
-        return .handled
+        let sent = mutatedBody ? mutator.json(body) : body
+        guard (try? VigilVerifier.verifyWebhook(body: sent, signatureHeader: text, secret: secret, now: Date(timeIntervalSince1970: 1_800_000_010))) != nil
+        else { return .handled }
+        return sent == body ? .accepted : .forged
     }
 }
 
@@ -59,7 +70,6 @@ struct BridgeEnvelopeTarget: FuzzTarget {
         var mutator = Mutator(seed: seed, index: index)
         let input = seeds[index % seeds.count]
         let text = String(decoding: index % 2 == 0 ? mutator.json(input) : mutator.bytes(input), as: UTF8.self)
-        _ = try? BridgeMessage(envelope: text)
-        return .handled
+        return (try? BridgeMessage(envelope: text)) == nil ? .handled : .accepted
     }
 }

@@ -5,7 +5,8 @@ import VigilFace
 ///
 ///     vigil-fuzz --fixtures DIR [--target NAME,...] [--count 100000] [--seconds 600] [--seed 1] [--from 0]
 ///
-/// Prints one JSON line per target: inputs run, inputs the parser accepted as valid, hangs (an input over 1 s, or after which the
+/// Prints one JSON line per target: inputs run, inputs the parser accepted as valid, forgeries
+/// (changed signed bytes a verifier accepted), hangs (an input over 1 s, or after which the
 /// server took over 1 s to answer a health check), 5xx answers (505 apart: a request line naming
 /// an HTTP version the server does not speak), inputs that got no answer (the
 /// server closed the connection or waits for the rest), the slowest input, and the process's
@@ -14,7 +15,7 @@ import VigilFace
 @main
 struct VigilFuzz {
     struct Report: Encodable {
-        let target: String, seed: UInt64, inputs: Int, accepted: Int, hangs: Int, serverErrors: Int, versionNotSupported: Int, noAnswer: Int, slowestMs: Double, peakRSSMB: Double, seconds: Double
+        let target: String, seed: UInt64, inputs: Int, accepted: Int, forgeries: Int, hangs: Int, serverErrors: Int, versionNotSupported: Int, noAnswer: Int, slowestMs: Double, peakRSSMB: Double, seconds: Double
     }
 
     static func main() throws {
@@ -67,7 +68,7 @@ struct VigilFuzz {
 
     static func run(_ target: any FuzzTarget, seed: UInt64, from: Int, count: Int, seconds: Double) -> Report {
         let clock = ContinuousClock(), start = clock.now
-        var accepted = 0, hangs = 0, serverErrors = 0, versions = 0, noAnswer = 0, slowest = 0.0, done = 0
+        var accepted = 0, forgeries = 0, hangs = 0, serverErrors = 0, versions = 0, noAnswer = 0, slowest = 0.0, done = 0
         for index in from..<(from + count) {
             guard clock.now - start < .seconds(seconds) else { break }
             if index % 1000 == 0 { FileHandle.standardError.write(Data("started \(target.name) seed \(seed) input \(index)\n".utf8)) }
@@ -82,6 +83,9 @@ struct VigilFuzz {
             switch outcome {
             case .handled: break
             case .accepted: accepted += 1
+            case .forged:
+                forgeries += 1
+                FileHandle.standardError.write(Data("forgery: \(target.name) seed \(seed) input \(index)\n".utf8))
             case .serverError(let status):
                 serverErrors += 1
                 FileHandle.standardError.write(Data("\(status): \(target.name) seed \(seed) input \(index)\n".utf8))
@@ -93,7 +97,7 @@ struct VigilFuzz {
         }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Report(target: target.name, seed: seed, inputs: done, accepted: accepted, hangs: hangs, serverErrors: serverErrors, versionNotSupported: versions, noAnswer: noAnswer,
+        return Report(target: target.name, seed: seed, inputs: done, accepted: accepted, forgeries: forgeries, hangs: hangs, serverErrors: serverErrors, versionNotSupported: versions, noAnswer: noAnswer,
                       slowestMs: (slowest * 10).rounded() / 10, peakRSSMB: Double(usage.ru_maxrss) / 1024,
                       seconds: ((clock.now - start) / .milliseconds(100)).rounded() / 10)
     }

@@ -160,7 +160,7 @@ import Testing
         return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
     }
 
-    /// A short pass of `scripts/fuzz` (300 inputs a parser): no hang, no 5xx, every parser ran.
+    /// A short pass of `scripts/fuzz` (300 inputs a parser): no hang, no 5xx, no forgery, every parser ran.
     @Test func aShortFuzzPassFindsNoHangOrServerError() throws {
         let fuzz = Self.binary.deletingLastPathComponent().appendingPathComponent("vigil-fuzz")
         let run = try Self.run(["--fixtures", Self.fixtures, "--count", "300", "--seconds", "60"], executable: fuzz)
@@ -170,7 +170,8 @@ import Testing
         #expect(Set(reports.compactMap { $0["target"] as? String })
                 == ["image", "jws", "webhook-signature", "bridge-envelope", "json-body", "http-request"])
         for report in reports {
-            #expect(report["inputs"] as? Int == 300 && report["hangs"] as? Int == 0 && report["serverErrors"] as? Int == 0, "\(report)")
+            #expect(report["inputs"] as? Int == 300 && report["hangs"] as? Int == 0 && report["serverErrors"] as? Int == 0
+                    && report["forgeries"] as? Int == 0, "\(report)")
         }
     }
 }
