@@ -107,6 +107,26 @@ final class WebhookReceiver: Sendable {
         #expect(try t.store.webhooks(tenantId: t.tenantIds["b"]!, limit: 10).isEmpty)
     }
 
+    /// Twenty sessions of one tenant ending at once: freed lanes take the next delivery at once,
+    /// each delivered once. At one start per lane and tick, the twenty took ten seconds.
+    @Test func aTenantsBacklogDrainsAsLanesFreeUpAndEachDeliveryGoesOnce() throws {
+        let receiver = try WebhookReceiver()
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        #expect(t.json("PUT", "/v1/webhooks", ["url": receiver.url]).status == 200)
+        let ids = (0..<20).map { _ in t.createSession() }
+        for (_, token) in ids { #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 200) }
+        let started = Date()
+        let got = receiver.waitFor(20, seconds: 15)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(got.count == 20)
+        #expect(elapsed < 6, "twenty deliveries took \(elapsed) s")
+        Thread.sleep(forTimeInterval: 2.5)   // past the lanes' settle time: nothing goes twice
+        let sessions = receiver.log.received.withLock { $0 }.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])?["sessionId"] as? String
+        }
+        #expect(sessions.count == 20 && Set(sessions) == Set(ids.map(\.id)))
+    }
+
     @Test func aFailedDeliveryIsRetriedWithBackoff() throws {
         let receiver = try WebhookReceiver(statuses: [500])
         let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)

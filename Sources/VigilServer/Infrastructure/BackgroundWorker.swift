@@ -14,13 +14,21 @@ final class BackgroundWorker: Sendable {
     private let webhooks = WebhookLanes()
     private let running = Mutex(true)
     private let stopped = DispatchSemaphore(value: 0)
+    /// How often, while deliveries are under way, freed lanes look for the next due delivery (s).
+    static let backlogPoll = 0.05
 
     init(context: ServerContext) {
         self.context = context
         Thread.detachNewThread { [self] in
             while running.withLock({ $0 }) {
-                tick()
-                Thread.sleep(forTimeInterval: 1)
+                var backlog = tick()
+                // Between ticks, a backlog of deliveries drains at the lanes' pace: each lane
+                // freed takes the next due delivery (at one tick a second, a tenant got two a second).
+                let next = Date().addingTimeInterval(1)
+                while Date() < next, running.withLock({ $0 }) {
+                    Thread.sleep(forTimeInterval: Self.backlogPoll)
+                    if backlog || webhooks.inFlight > 0 { backlog = startDueWebhooks(now: context.clock.now) }
+                }
             }
             stopped.signal()
         }
@@ -40,7 +48,9 @@ final class BackgroundWorker: Sendable {
     }
 
     /// One pass: keys, expiry, the retention purge and due webhooks, at the context clock's time.
-    func tick() {
+    /// Whether deliveries were due.
+    @discardableResult
+    func tick() -> Bool {
         let now = context.clock.now
         // Each step fails alone and is logged; the next tick tries again.
         func attempt<T>(_ step: String, _ body: () throws -> T) -> T? {
@@ -61,7 +71,19 @@ final class BackgroundWorker: Sendable {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
         }
         _ = attempt("purge_idempotency") { try context.store.purgeIdempotency(before: now.addingTimeInterval(-IdempotencyAnswer.lifetime)) }
-        let due = attempt("find_webhooks") { try context.store.dueWebhooks(now: now, limit: 20, excluding: webhooks.fullTenants) } ?? []
+        return startDueWebhooks(now: now)
+    }
+
+    /// Starts due deliveries on free lanes; whether any were due.
+    @discardableResult
+    private func startDueWebhooks(now: Date) -> Bool {
+        let due: [WebhookDelivery]
+        do {
+            due = try context.store.dueWebhooks(now: now, limit: 20, excluding: webhooks.fullTenants)
+        } catch {
+            context.logger.log(.error, "worker_failed", ["step": "find_webhooks", "cause": .text("\(error)")])
+            return false
+        }
         for delivery in due {
             webhooks.start(delivery) { [context] in
                 guard let next = WebhookDispatcher(context: context).deliver(delivery, now: context.clock.now) else { return }
@@ -72,5 +94,6 @@ final class BackgroundWorker: Sendable {
                 }
             }
         }
+        return !due.isEmpty
     }
 }

@@ -15,10 +15,18 @@ final class WebhookLanes: Sendable {
     private struct State {
         var byTenant: [String: Int] = [:]
         var ids: Set<String> = []
+        /// Deliveries finished in the last `settle` seconds: a due list read before one finished
+        /// may still name it, and must not send it again.
+        var finished: [String: Date] = [:]
     }
+    /// How long a finished delivery is not started again (shorter than the first retry's wait).
+    static let settle: TimeInterval = 2
     private let state = Mutex(State())
 
     /// Tenants with no free lane (left out when the worker reads due deliveries).
+    /// Deliveries under way.
+    var inFlight: Int { state.withLock { $0.ids.count } }
+
     var fullTenants: Set<String> {
         state.withLock { s in Set(s.byTenant.filter { $0.value >= Self.perTenant }.keys) }
     }
@@ -28,7 +36,10 @@ final class WebhookLanes: Sendable {
     @discardableResult
     func start(_ delivery: WebhookDelivery, _ work: @escaping @Sendable () -> Void) -> Bool {
         let taken = state.withLock { s -> Bool in
-            guard !s.ids.contains(delivery.id), s.ids.count < Self.total, s.byTenant[delivery.tenantId, default: 0] < Self.perTenant else {
+            let now = Date()
+            s.finished = s.finished.filter { now.timeIntervalSince($0.value) < Self.settle }
+            guard !s.ids.contains(delivery.id), s.finished[delivery.id] == nil, s.ids.count < Self.total,
+                  s.byTenant[delivery.tenantId, default: 0] < Self.perTenant else {
                 return false
             }
             s.ids.insert(delivery.id)
@@ -40,6 +51,7 @@ final class WebhookLanes: Sendable {
             work()
             state.withLock { s in
                 s.ids.remove(delivery.id)
+                s.finished[delivery.id] = Date()
                 s.byTenant[delivery.tenantId, default: 1] -= 1
                 if s.byTenant[delivery.tenantId] == 0 { s.byTenant[delivery.tenantId] = nil }
             }
