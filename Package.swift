@@ -51,7 +51,9 @@ let package = Package(
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
                                                       "VigilSynthCapture"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
-        .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier"]),
+        // Test tooling: its raw HTTP client is the tests' own.
+        .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier",
+                                                           "VigilTestSupport"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),
         .testTarget(name: "VigilVerifierTests", dependencies: ["VigilVerifier", "VigilCrypto", "VigilCore"]),

@@ -4,6 +4,7 @@ import VigilFace
 import VigilHTTP
 import VigilServer
 import VigilStore
+import VigilTestSupport
 
 /// A `vigil serve` of this process on loopback, with a tenant and a session to aim at.
 final class FuzzServer {
@@ -59,8 +60,8 @@ struct RawRequestTarget: FuzzTarget {
 
     func run(index: Int, seed: UInt64) -> FuzzOutcome {
         var mutator = Mutator(seed: seed, index: index)
-        let input = RawSocket.completed(mutator.bytes(seeds[index % seeds.count]))
-        if let answer = RawSocket.exchange(input, port: server.server.port, timeout: 0.3) {
+        let input = RequestCompletion.completed(mutator.bytes(seeds[index % seeds.count]))
+        if let answer = exchange(input, timeout: 0.3) {
             // 505: libmicrohttpd's answer to a request line naming an HTTP version it does not
             // speak, the input's fault (counted apart).
             if answer.status == 505 { return .versionNotSupported }
@@ -69,9 +70,17 @@ struct RawRequestTarget: FuzzTarget {
         // No answer: the server closed the connection, or waits for more of a request still cut
         // short (a chunked body). Either way it must still answer everyone else at once.
         let began = ContinuousClock.now
-        guard RawSocket.exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: server.server.port, timeout: 1)?.status == 200,
+        guard exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), timeout: 1)?.status == 200,
               ContinuousClock.now - began < .seconds(1) else { return .stalled }
         return .noAnswer
+    }
+
+    /// `bytes` over a fresh connection, and the answer, or nil when the server closed the
+    /// connection or sent nothing whole within `timeout` seconds.
+    private func exchange(_ bytes: [UInt8], timeout: Double) -> RawHTTPClient.Response? {
+        guard let client = try? RawHTTPClient(port: server.server.port, timeout: timeout) else { return nil }
+        client.send(bytes)
+        return try? client.readResponse()
     }
 }
 

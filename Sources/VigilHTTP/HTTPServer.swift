@@ -180,30 +180,28 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
     let started = ContinuousClock.now
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
     let r = raw!.pointee
-    var request = request(from: r)
+    let request = request(from: r)
 
-    var refusal: HTTPError?
-    if r.refused_status == 413 {
-        let limit = server.router.bodyLimit(method: request.method, path: request.path)
-        refusal = HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(limit) bytes)", headers: [("Connection", "close")])
+    let refusal = r.refused_status == 413
+        ? HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(server.router.bodyLimit(method: request.method, path: request.path)) bytes)",
+                    headers: [("Connection", "close")])
+        : nil
+    // Answered, logged and counted before the client can read the answer, here or on a worker.
+    @Sendable func answer(_ request: HTTPRequest, into reply: OpaquePointer?) {
+        var request = request
+        let response = server.router.respond(to: &request, refusal: refusal)
+        send(response, to: reply)
+        server.observe(request, response, (ContinuousClock.now - started).milliseconds)
     }
-    if refusal == nil, server.router.isOffloaded(method: request.method, path: request.path) {
-        vh_reply_defer(reply)
-        let pending = PendingReply(pointer: reply!)
-        server.workers.submit { [request] in
-            var request = request
-            let response = server.router.respond(to: &request, refusal: nil)
-            send(response, to: pending.pointer)
-            // Logged and counted before the client can read the answer, as on the HTTP threads.
-            server.observe(request, response, (ContinuousClock.now - started).milliseconds)
-            vh_reply_finish(pending.pointer)
-        }
-        return
+    guard refusal == nil, server.router.isOffloaded(method: request.method, path: request.path) else {
+        return answer(request, into: reply)
     }
-    let response = server.router.respond(to: &request, refusal: refusal)
-    send(response, to: reply)
-    let elapsed = ContinuousClock.now - started
-    server.observe(request, response, elapsed.milliseconds)
+    vh_reply_defer(reply)
+    let pending = PendingReply(pointer: reply!)
+    server.workers.submit { [request] in
+        answer(request, into: pending.pointer)
+        vh_reply_finish(pending.pointer)
+    }
 }
 
 /// A deferred reply on its way to a worker. Invariant: the job that holds it is the only user of

@@ -6,7 +6,7 @@ import Foundation
 /// Jobs run in arrival order; each job's request carries when it arrived (`receivedAt`), so a
 /// handler knows how long it waited.
 final class WorkerPool: @unchecked Sendable {
-    // Invariant: `jobs` and `stopping` are only touched with `condition` locked.
+    // Invariant: `jobs`, `head`, `stopping` and `running` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0

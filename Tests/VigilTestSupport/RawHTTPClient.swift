@@ -24,8 +24,8 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `port` on 127.0.0.1 from `source` (any 127.x.y.z address is this machine's
-    /// too, so tests can be two clients).
-    public init(port: UInt16, from source: String = "127.0.0.1") throws {
+    /// too, so tests can be two clients); a read waits at most `timeout` seconds.
+    public init(port: UInt16, from source: String = "127.0.0.1", timeout: Double = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
@@ -41,8 +41,8 @@ public final class RawHTTPClient {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

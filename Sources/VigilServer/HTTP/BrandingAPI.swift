@@ -14,7 +14,7 @@ enum BrandingAPI {
             let tenant = try context.tenant(request)
             return .json(try branding(tenantId: tenant.id, context) ?? Branding())
         }
-        router.add("PUT", "/v1/branding", bodyLimit: 512 * 1024, admit: { try context.admitBearer($0, apiKey: true) }) { request in
+        router.add("PUT", "/v1/branding", bodyLimit: 512 * 1024, admit: { try context.admitAPIKey($0) }) { request in
             let tenant = try context.tenant(request)
             let branding = try validated(try context.decode(Branding.self, from: request.body, fields: Branding.fields))
             let bytes = branding == Branding() ? nil : [UInt8](try JSONEncoder().encode(branding))

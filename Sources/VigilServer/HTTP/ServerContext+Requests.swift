@@ -15,7 +15,15 @@ extension ServerContext {
     private func admit(_ request: HTTPRequest) throws(HTTPError) {
         guard configuration.rateLimits.enabled else { return }
         if let wait = perIP.take(request.remoteAddress) { throw Self.tooMany(wait, "requests from this address") }
-        if let wait = authFailures.wait(request.remoteAddress) { throw Self.tooMany(wait, "failed authentications from this address") }
+        try refuseLockedOut(request)
+    }
+
+    /// The lock-out of an IP that failed authentication too often (on the headers too, where
+    /// the per-IP limit is left to the handler, which takes it once).
+    private func refuseLockedOut(_ request: HTTPRequest) throws(HTTPError) {
+        if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
+            throw Self.tooMany(wait, "failed authentications from this address")
+        }
     }
 
     /// Counts a failed authentication against the caller's IP.
@@ -37,18 +45,15 @@ extension ServerContext {
         return tenant
     }
 
-    /// On the headers of a request with a large body: its bearer token is a tenant's API key
-    /// (`apiKey`) or a session's token, so that no stranger's body is read. The handler still
-    /// authenticates it in full (rate limits included); a refusal here counts as a failure.
-    func admitBearer(_ request: HTTPRequest, apiKey: Bool) throws {
-        if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
-            throw Self.tooMany(wait, "failed authentications from this address")
+    /// On the headers of a tenant request with a large body: its bearer token is a tenant's API
+    /// key, so that no stranger's body is read. The handler still authenticates it in full (rate
+    /// limits included); a refusal here counts as a failure. (Frames have `admitFrame`.)
+    func admitAPIKey(_ request: HTTPRequest) throws {
+        try refuseLockedOut(request)
+        let hash = try bearerHash(request, apiKey: true)
+        guard try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) != nil else {
+            throw failedAuthentication(request, Self.invalidAPIKey)
         }
-        let hash = try bearerHash(request, apiKey: apiKey)
-        let known = try stored { () throws(StoreError) in
-            apiKey ? try store.tenant(apiKeyHash: hash) != nil : try store.sessionHead(tokenHash: hash) != nil
-        }
-        guard known else { throw failedAuthentication(request, apiKey ? Self.invalidAPIKey : Self.invalidToken) }
     }
 
     /// On a frame's headers: its session token is known, and this node has room for the
@@ -56,9 +61,7 @@ extension ServerContext {
     /// 503 `server_busy` with when to send again, unread; a finished session's frame goes on to
     /// the handler, which says it is finished.
     func admitFrame(_ request: HTTPRequest) throws {
-        if configuration.rateLimits.enabled, let wait = authFailures.wait(request.remoteAddress) {
-            throw Self.tooMany(wait, "failed authentications from this address")
-        }
+        try refuseLockedOut(request)
         let hash = try bearerHash(request, apiKey: false)
         guard let head = try stored({ () throws(StoreError) in try store.sessionHead(tokenHash: hash) }) else {
             throw failedAuthentication(request, Self.invalidToken)
