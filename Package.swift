@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "VigilStore", dependencies: ["VigilCore", "CSQLite"]),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD", "VigilCore"]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "VigilCrypto", dependencies: ["VigilCore", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(name: "VigilVerifier", dependencies: ["VigilCore", "VigilCrypto"]),
         .target(name: "VigilSDK", dependencies: ["VigilCore"]),
@@ -46,7 +47,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The synthetic person as an SDK frame source: joins tooling to the SDK protocol, so neither depends on the other.
         .target(name: "VigilSynthCapture", dependencies: ["VigilCore", "VigilFace", "VigilSynth", "VigilSDK"]),
-        .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP"],
+        .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP", "CCurl"],
                 resources: [.copy("Resources/capture")]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
                                                       "VigilSynthCapture"]),

@@ -4,7 +4,7 @@ import Testing
 import VigilCore
 import VigilCrypto
 import VigilHTTP
-import VigilServer
+@testable import VigilServer
 import VigilStore
 
 /// A local endpoint that records what it receives and answers the statuses it is given.
@@ -36,7 +36,8 @@ final class WebhookReceiver: Sendable {
         }
         // A slow endpoint: it answers once the test lets it go, or after 8 s, inside the sender's
         // 10 s timeout (a timed-out delivery would free its lane while its request still waits here).
-        router.add("POST", "/held", bodyLimit: 1 << 20) { request in
+        // On worker threads: two connections accepted by one HTTP thread would otherwise wait in turn.
+        router.add("POST", "/held", bodyLimit: 1 << 20, offloaded: true) { request in
             let now = log.held.withLock { $0 += 1; return $0 }
             log.peakHeld.withLock { $0 = max($0, now) }
             let deadline = Date().addingTimeInterval(8)
@@ -45,7 +46,7 @@ final class WebhookReceiver: Sendable {
             log.received.withLock { $0.append(Received(body: request.body, signature: request.header("vigil-signature"))) }
             return .text("ok")
         }
-        server = try HTTPServer(configuration: .init(port: 0, threads: 4), router: router)
+        server = try HTTPServer(configuration: .init(port: 0, threads: 4, workers: 4), router: router)
     }
 
     var url: String { "http://127.0.0.1:\(server.port)/hook" }
@@ -166,10 +167,9 @@ final class WebhookReceiver: Sendable {
         let deadline = Date().addingTimeInterval(5)
         while slow.log.held.withLock({ $0 }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         slow.log.released.withLock { $0 = true }
-        // All three of a's arrive, never more than two at once: two lanes a tenant. (Sometimes
-        // one: URLSession may send a second request to the same host on the first's connection.)
+        // All three of a's arrive, two at once: two lanes a tenant, each on its own connection.
         #expect(slow.waitFor(3, seconds: 20).count == 3)
-        #expect((1...2).contains(slow.log.peakHeld.withLock { $0 }))
+        #expect(slow.log.peakHeld.withLock { $0 } == 2)
     }
 
     @Test func aDeliveryFollowsNoRedirect() throws {
@@ -184,6 +184,31 @@ final class WebhookReceiver: Sendable {
         let attempted = try #require(try t.store.webhooks(tenantId: t.tenantIds["a"]!, limit: 1).first)
         #expect(attempted.state == .pending && attempted.attempts == 1 && attempted.lastError == "HTTP 307")
         #expect(receiver.log.received.withLock { $0.isEmpty }, "the redirect was not followed to /hook")
+    }
+
+    /// The host is resolved once, for the check, and the POST connects to the address checked.
+    /// `.invalid` never resolves (RFC 2606), so the delivery arrives only if nothing looked the
+    /// name up again; a second lookup is what DNS rebinding turns to a private address.
+    @Test func aDeliveryConnectsToTheAddressThatWasChecked() throws {
+        let receiver = try WebhookReceiver()
+        let url = "http://hooks.vigil.invalid:\(receiver.server.port)/hook"
+        let target = try WebhookTarget.pin(url, allowPrivate: true) { _ in ["127.0.0.1"] }
+        #expect(target.address == "127.0.0.1" && target.host == "hooks.vigil.invalid" && target.port == Int(receiver.server.port))
+        #expect(WebhookHTTPClient.post(Array("{}".utf8), to: target, headers: [("Content-Type", "application/json")], timeout: 5) == nil)
+        #expect(receiver.log.received.withLock { $0.map(\.body) } == [Array("{}".utf8)])
+        // Without the pinned address the name does not resolve at all.
+        #expect(WebhookTarget.refusal(url, allowPrivate: true) == "the webhook host 'hooks.vigil.invalid' does not resolve")
+    }
+
+    /// A name with any private address among its answers is refused at delivery, as when it is set.
+    @Test func aNameResolvingToAPrivateAddressIsRefusedWhenDelivered() throws {
+        for answers in [["10.0.0.7"], ["93.184.215.14", "127.0.0.1"], ["::ffff:169.254.169.254"], ["fd00::1"]] {
+            #expect(throws: WebhookTarget.Refusal.self, "\(answers)") {
+                try WebhookTarget.pin("https://hooks.example.com/x", allowPrivate: false) { _ in answers }
+            }
+        }
+        let target = try WebhookTarget.pin("https://hooks.example.com/x", allowPrivate: false) { _ in ["93.184.215.14"] }
+        #expect(target.port == 443 && target.address == "93.184.215.14")
     }
 
     @Test func theSweeperExpiresAnUntouchedSessionAndTellsTheTenant() throws {

@@ -1,8 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Synchronization
 import VigilCore
 import VigilCrypto
 import VigilStore
@@ -18,18 +14,6 @@ struct WebhookDispatcher {
 
     let context: ServerContext
 
-    /// Deliveries follow no redirect: a public endpoint could otherwise send the POST on to a
-    /// private or metadata address that the target check refused. A redirect is a failed attempt.
-    static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
-
-    /// Answers every redirect with "do not follow", so the 3xx itself is the response.
-    final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
-    }
-
     /// Sends one delivery; returns it as it should be stored next (nil when the tenant cannot be read).
     func deliver(_ delivery: WebhookDelivery, now: Date) -> WebhookDelivery? {
         var next = delivery
@@ -43,10 +27,15 @@ struct WebhookDispatcher {
         }
         let outcome: String?
         if let url = tenant?.webhookURL, let secret = tenant?.webhookSecret {
-            if let refusal = WebhookTarget.refusal(url, allowPrivate: context.configuration.allowPrivateWebhooks) {
-                outcome = refusal
-            } else {
-                outcome = post(delivery.payload, to: url, secret: secret, now: now)
+            do {
+                let target = try WebhookTarget.pin(url, allowPrivate: context.configuration.allowPrivateWebhooks)
+                outcome = WebhookHTTPClient.post(delivery.payload, to: target, headers: [
+                    ("Content-Type", "application/json"),
+                    ("Vigil-Signature", WebhookSignature.header(secret: secret, timestamp: Int(now.timeIntervalSince1970), body: delivery.payload)),
+                    ("User-Agent", "Vigil-Webhooks/1"),
+                ], timeout: 10)
+            } catch {
+                outcome = error.reason
             }
         } else {
             outcome = "no webhook URL configured"
@@ -70,25 +59,5 @@ struct WebhookDispatcher {
             context.metrics.add("vigil_webhook_attempts_total{result=\"delivered\"}")
         }
         return next
-    }
-
-    /// POSTs `body`; nil on a 2xx answer, the failure otherwise.
-    private func post(_ body: [UInt8], to url: String, secret: String, now: Date) -> String? {
-        guard let target = URL(string: url) else { return "invalid URL" }
-        var request = URLRequest(url: target, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(WebhookSignature.header(secret: secret, timestamp: Int(now.timeIntervalSince1970), body: body), forHTTPHeaderField: "Vigil-Signature")
-        request.setValue("Vigil-Webhooks/1", forHTTPHeaderField: "User-Agent")
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<String?>("no answer")
-        Self.session.dataTask(with: request) { _, response, error in
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            result.withLock { $0 = (200..<300).contains(status) ? nil : error.map { "\($0.localizedDescription)" } ?? "HTTP \(status)" }
-            done.signal()
-        }.resume()
-        done.wait()
-        return result.withLock { $0 }
     }
 }

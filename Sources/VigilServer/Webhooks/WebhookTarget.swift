@@ -4,30 +4,55 @@ import Glibc
 #endif
 
 /// Where a webhook may be sent: `http(s)` URLs whose host resolves only to public addresses,
-/// unless the operator allows private ones (`--allow-private-webhooks`).
-enum WebhookTarget {
+/// unless the operator allows private ones (`--allow-private-webhooks`). The host is resolved
+/// once: the delivery connects to the address that was checked, so a name that resolves
+/// differently a moment later (DNS rebinding) cannot move it to a private one.
+struct WebhookTarget {
+    /// The URL as the tenant set it.
+    let url: String
+    /// Its host (IPv6 literals without brackets) and port.
+    let host: String, port: Int
+    /// The checked address the delivery connects to.
+    let address: String
+
+    /// Resolves and checks `text`; the refusal says why it may not be used.
+    static func pin(_ text: String, allowPrivate: Bool, resolve: (String) -> [String] = resolve) throws(Refusal) -> WebhookTarget {
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let rawHost = url.host, !rawHost.isEmpty else {
+            throw Refusal("the webhook URL must be an absolute http(s) URL of at most 2048 bytes")
+        }
+        guard url.user == nil, url.password == nil else { throw Refusal("the webhook URL must not carry credentials") }
+        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
+        let addresses = resolve(host)
+        guard let first = addresses.first else { throw Refusal("the webhook host '\(host)' does not resolve") }
+        if !allowPrivate, let blocked = addresses.first(where: isPrivate) {
+            throw Refusal("the webhook host resolves to a private, loopback or link-local address (\(blocked))")
+        }
+        return WebhookTarget(url: text, host: host, port: url.port ?? (scheme == "https" ? 443 : 80), address: first)
+    }
+
     /// Why a URL is refused, nil when it may be used.
     static func refusal(_ text: String, allowPrivate: Bool) -> String? {
-        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
-            return "the webhook URL must be an absolute http(s) URL of at most 2048 bytes"
+        do {
+            _ = try pin(text, allowPrivate: allowPrivate)
+            return nil
+        } catch {
+            return error.reason
         }
-        guard url.user == nil, url.password == nil else { return "the webhook URL must not carry credentials" }
-        let addresses = resolve(host)
-        guard !addresses.isEmpty else { return "the webhook host '\(host)' does not resolve" }
-        if !allowPrivate, let blocked = addresses.first(where: isPrivate) {
-            return "the webhook host resolves to a private, loopback or link-local address (\(blocked))"
-        }
-        return nil
+    }
+
+    /// Why a webhook URL may not be used.
+    struct Refusal: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
     /// The addresses `host` resolves to, as text.
     static func resolve(_ host: String) -> [String] {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(bare, nil, &hints, &list) == 0, let first = list else { return [] }
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
         defer { freeaddrinfo(list) }
         var out: [String] = []
         var node: UnsafeMutablePointer<addrinfo>? = first
