@@ -131,10 +131,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try locked { c in try c.query("UPDATE tenants SET branding = ?2 WHERE id = ?1", [.text(tenantId), branding.map(SQLValue.blob) ?? .null]) }
     }
 
-    public func tenantId(sessionId: String) throws(StoreError) -> String? {
-        try reading { c in try c.query("SELECT tenant_id FROM sessions WHERE id = ?1", [.text(sessionId)]).first?[0].string }
-    }
-
     private static let tenantColumns = "id, name, created_at_ms, webhook_url, webhook_secret"
 
     private static func tenant(_ row: [SQLValue]) -> Tenant {

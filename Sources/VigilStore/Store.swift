@@ -19,8 +19,6 @@ public protocol Store: Sendable {
     func branding(tenantId: String) throws(StoreError) -> [UInt8]?
     /// Sets or (nil) clears a tenant's branding.
     func setBranding(_ branding: [UInt8]?, tenantId: String) throws(StoreError)
-    /// The tenant owning session `sessionId`, if it exists (for the capture page's headers).
-    func tenantId(sessionId: String) throws(StoreError) -> String?
 
     /// Adds a session, with its reference face when it has one.
     func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError)

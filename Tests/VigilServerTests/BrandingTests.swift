@@ -39,6 +39,11 @@ import VigilTestSupport
         #expect(t.request("GET", "/c/\(idA)").headers["content-security-policy"]?.hasSuffix("frame-ancestors https://app.example:8443 http://127.0.0.1:9000") == true)
         #expect(t.request("GET", "/c/\(idB)").headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true)
         #expect(t.request("GET", "/c/ses_unknown").headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true)
+        // A session id of tenant a that does not exist gets the same origins: the answer does not
+        // tell whether a session exists.
+        let unknownA = String(idA.prefix(20)) + String(repeating: "x", count: 16)
+        #expect(try t.store.session(id: unknownA, tenantId: t.tenantIds["a"]!) == nil)
+        #expect(t.request("GET", "/c/\(unknownA)").headers["content-security-policy"]?.hasSuffix("frame-ancestors https://app.example:8443 http://127.0.0.1:9000") == true)
         // An empty body clears it.
         #expect(t.json("PUT", "/v1/branding", [:]).status == 200)
         #expect(t.request("GET", "/c/\(idA)").headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true)

@@ -28,7 +28,7 @@ struct CaptureService {
                     fields: (inout SessionRecord) -> Void = { _ in }) -> (record: SessionRecord, token: String) {
         let now = context.clock.now
         let token = Identifiers.sessionToken()
-        var record = SessionRecord(id: Identifiers.id("ses_"), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
+        var record = SessionRecord(id: Identifiers.sessionId(tenantId: tenantId), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
                                    createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
         fields(&record)
         record.engineState = EngineState(runner: LivenessRunner.State(session: Self.engine(for: record.attemptPolicy)), attempt: 1).bytes

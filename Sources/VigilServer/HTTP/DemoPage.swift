@@ -17,7 +17,7 @@ enum DemoPage {
         router.add("GET", "/demo") { request in
             let tenant = try demoTenant(request, context)
             let level = RiskLevel(rawValue: request.query["risk"] ?? "low") ?? .low
-            let id = Identifiers.id("ses_")
+            let id = Identifiers.sessionId(tenantId: tenant.id)
             let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: .preset(level)) {
                 $0.id = id
                 $0.externalRef = "demo"
