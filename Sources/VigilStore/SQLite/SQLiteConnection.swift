@@ -3,8 +3,8 @@ import Foundation
 
 /// One SQLite connection (WAL, foreign keys on, busy timeout), used by one thread at a time.
 ///
-/// Owns its `sqlite3*` from `init` to `deinit`; not Sendable: `SQLiteStore` serialises access.
-final class SQLiteConnection {
+/// Owns its `sqlite3*` from `init` to `deinit`; not Sendable: `SQLiteDatabase` serialises access.
+final class SQLiteConnection: SQLConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]   // prepared once per SQL text
 
@@ -30,7 +30,6 @@ final class SQLiteConnection {
         sqlite3_close(handle)
     }
 
-    /// Runs SQL without results (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
@@ -40,9 +39,8 @@ final class SQLiteConnection {
         }
     }
 
-    /// Runs one statement with `values` bound to `?1...`; returns its rows.
     @discardableResult
-    func query(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
+    func query(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> [[SQLValue]] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -72,21 +70,11 @@ final class SQLiteConnection {
         return rows
     }
 
-    /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let value = try body()
-            try execute("COMMIT")
-            return value
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    let beginStatement = "BEGIN IMMEDIATE"
+    let migrationLockStatement: String? = nil
+    func adapting(schema sql: String) -> String { sql }
 
     private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
@@ -114,27 +102,3 @@ final class SQLiteConnection {
 
 /// SQLite wants this sentinel for "copy the bound bytes now".
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// A value bound to or read from a statement.
-enum SQLValue: Equatable, Sendable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-
-    var int: Int? { if case .integer(let v) = self { Int(v) } else { nil } }
-    var string: String? { if case .text(let v) = self { v } else { nil } }
-    var bytes: [UInt8]? { if case .blob(let v) = self { v } else { nil } }
-    var double: Double? {
-        switch self {
-        case .real(let v): v
-        case .integer(let v): Double(v)
-        default: nil
-        }
-    }
-}
-
-extension Optional where Wrapped == String {
-    var sql: SQLValue { map(SQLValue.text) ?? .null }
-}

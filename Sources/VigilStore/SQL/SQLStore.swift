@@ -1,59 +1,15 @@
 import Foundation
-import Synchronization
 import VigilCore
 
-/// The embedded store: one SQLite file in WAL mode, migrated at open. Writes go through one
-/// connection under a lock, so every change is one serialised transaction; the hot lookups
-/// (tokens, API keys, a tenant's session) use a few reader connections, which WAL lets run
-/// beside the writer.
-public final class SQLiteStore: Store, @unchecked Sendable {
-    // Invariant: `connection` is only touched inside `lock`; each reader only inside its own lock.
-    private let lock = NSLock()
-    private let connection: SQLiteConnection
-    private let readers: [(lock: NSLock, connection: SQLiteConnection)]
+/// `Store` over SQL: every statement and transaction boundary written once, for SQLite
+/// (`SQLiteStore`) and PostgreSQL (`PostgresStore`), which differ only in their connections.
+// @unchecked: subclasses add no stored state, and `database` is Sendable.
+public class SQLStore: Store, @unchecked Sendable {
+    private let database: any SQLDatabase
 
-    /// Opens or creates the database at `path` and applies pending migrations. The file and its
-    /// `-wal` and `-shm` are readable by the owner only (0600): they hold the signing keys'
-    /// seeds and personal data.
-    public init(path: String, readers: Int = 4) throws(StoreError) {
-        if path != ":memory:" { Self.restrictToOwner(path) }
-        connection = try SQLiteConnection(path: path)
-        var opened: [(NSLock, SQLiteConnection)] = []
-        if path != ":memory:" {
-            for _ in 0..<readers { opened.append((NSLock(), try SQLiteConnection(path: path, readOnly: true))) }
-        }
-        self.readers = opened
+    init(database: any SQLDatabase) throws(StoreError) {
+        self.database = database
         try migrate()
-        // SQLite makes `-wal` and `-shm` with the database's mode; older ones are tightened here.
-        if path != ":memory:" { for suffix in ["-wal", "-shm"] { chmod(path + suffix, 0o600) } }
-    }
-
-    /// Creates `path` empty with mode 0600 when missing (SQLite then keeps that mode for it and
-    /// its journals), and tightens an existing file to 0600.
-    private static func restrictToOwner(_ path: String) {
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { close(descriptor) }
-        chmod(path, 0o600)
-    }
-
-    /// Runs a read on a free reader connection (waiting for the first when all are busy), or on
-    /// the writer when there are none.
-    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
-        guard !readers.isEmpty else { return try locked(body) }
-        let chosen = readers.first { $0.lock.try() } ?? { readers[0].lock.lock(); return readers[0] }()
-        defer { chosen.lock.unlock() }
-        return try Self.typed { try body(chosen.connection) }
-    }
-
-    /// `body`'s errors as `StoreError`.
-    private static func typed<T>(_ body: () throws -> T) throws(StoreError) -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .query("\(error)")
-        }
     }
 
     /// The applied schema versions.
@@ -61,13 +17,19 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try locked { c in try c.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0[0].int } }
     }
 
+    /// Applies the steps not applied yet, each in its own transaction, which first takes the
+    /// connection's migration lock and then checks again that the step is still missing.
     private func migrate() throws(StoreError) {
         try locked { c in
-            try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)")
-            let applied = Set(try c.query("SELECT version FROM schema_migrations").compactMap { $0[0].int })
-            for step in Migrations.steps where !applied.contains(step.version) {
+            try c.transaction {
+                if let lock = c.migrationLockStatement { try c.execute(lock) }
+                try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)")
+            }
+            for step in Migrations.steps {
                 try c.transaction {
-                    try c.execute(step.sql)
+                    if let lock = c.migrationLockStatement { try c.execute(lock) }
+                    guard try c.query("SELECT 1 FROM schema_migrations WHERE version = ?1", [.integer(Int64(step.version))]).isEmpty else { return }
+                    try c.execute(c.adapting(schema: step.sql))
                     try c.query("INSERT INTO schema_migrations (version, applied_at_ms) VALUES (?1, ?2)", [.integer(Int64(step.version)), ms(Date())])
                 }
             }
@@ -75,14 +37,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     @discardableResult
-    private func locked<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try Self.typed { try body(connection) }
+    private func locked<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        try database.writing(body)
+    }
+
+    private func reading<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        try database.reading(body)
     }
 
     @discardableResult
-    private func inTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+    private func inTransaction<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         try locked { c in try c.transaction { try body(c) } }
     }
 
@@ -364,7 +328,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    private static func insert(_ key: SigningKeyRecord, into c: SQLiteConnection) throws {
+    private static func insert(_ key: SigningKeyRecord, into c: any SQLConnection) throws {
         try c.query("""
             INSERT INTO signing_keys (kid, seed, public_key, created_at_ms, retired_at_ms, revoked_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """, [.text(key.kid), .blob(key.seed), .blob(key.publicKey), ms(key.createdAt), key.retiredAt.map(ms) ?? .null, key.revokedAt.map(ms) ?? .null])
@@ -442,7 +406,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    private static func insert(_ d: WebhookDelivery, into c: SQLiteConnection) throws {
+    private static func insert(_ d: WebhookDelivery, into c: any SQLConnection) throws {
         try c.query("INSERT INTO webhook_outbox (\(webhookColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                     [.text(d.id), .text(d.tenantId), .text(d.sessionId), .text(d.event), .blob(d.payload), .text(d.state.rawValue),
                      .integer(Int64(d.attempts)), ms(d.nextAttemptAt), d.lastError.sql, ms(d.createdAt)])
@@ -459,28 +423,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 }
 
-/// Decoded policies by their stored JSON: sessions share a handful of policies, and decoding one
-/// on every token lookup was a large part of a status poll.
-final class PolicyCache: Sendable {
-    static let shared = PolicyCache()
-    private let decoded = Mutex<[String: LivenessPolicy]>([:])
-
-    func policy(_ json: String) throws(StoreError) -> LivenessPolicy {
-        if let known = decoded.withLock({ $0[json] }) { return known }
-        let policy: LivenessPolicy
-        do {
-            policy = try JSONDecoder().decode(LivenessPolicy.self, from: Data(json.utf8))
-        } catch {
-            throw .corrupt("session policy: \(error)")
-        }
-        decoded.withLock { cache in
-            if cache.count >= 1024 { cache.removeAll() }
-            cache[json] = policy
-        }
-        return policy
-    }
-}
-
 /// Dates are stored as integer milliseconds since 1970.
-private func ms(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
-private func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: (value.double ?? 0) / 1000) }
+func ms(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: (value.double ?? 0) / 1000) }

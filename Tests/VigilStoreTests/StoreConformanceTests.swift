@@ -1,9 +1,18 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilCore
 @testable import VigilStore
+import VigilTestSupport
 
-@Suite struct SQLiteStoreTests {
+/// The databases every store test runs against.
+enum Backend: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// One suite, two real databases: every test runs against SQLite and PostgreSQL.
+@Suite struct StoreConformanceTests {
     static func temporaryPath() -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-store-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -12,8 +21,23 @@ import VigilCore
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func seeded(_ path: String = temporaryPath()) throws -> SQLiteStore {
-        let store = try SQLiteStore(path: path)
+    /// Where a new, empty store of `backend` lives (a file path or libpq settings).
+    static func location(_ backend: Backend) throws -> String {
+        switch backend {
+        case .sqlite: temporaryPath()
+        case .postgres: try TestPostgres.newDatabase()
+        }
+    }
+
+    static func open(_ backend: Backend, at location: String) throws -> SQLStore {
+        switch backend {
+        case .sqlite: try SQLiteStore(path: location)
+        case .postgres: try PostgresStore(url: location)
+        }
+    }
+
+    static func seeded(_ backend: Backend, at location: String? = nil) throws -> SQLStore {
+        let store = try open(backend, at: location ?? Self.location(backend))
         for name in ["a", "b"] {
             try store.insertTenant(Tenant(id: "tn_\(name)", name: name, createdAt: now))
             try store.insertAPIKey(hash: "hash-\(name)", tenantId: "tn_\(name)", createdAt: now)
@@ -26,21 +50,21 @@ import VigilCore
                       externalRef: "order-7", createdAt: now, expiresAt: now.addingTimeInterval(600))
     }
 
-    @Test func migrationsRunOnceAndReopeningKeepsData() throws {
-        let path = Self.temporaryPath()
+    @Test(arguments: Backend.allCases) func migrationsRunOnceAndReopeningKeepsData(_ backend: Backend) throws {
+        let location = try Self.location(backend)
         do {
-            let store = try Self.seeded(path)
+            let store = try Self.seeded(backend, at: location)
             try store.insertSession(Self.session("ses_1"))
             #expect(try store.appliedMigrations() == Migrations.steps.map(\.version))
         }
-        let reopened = try SQLiteStore(path: path)
+        let reopened = try Self.open(backend, at: location)
         #expect(try reopened.appliedMigrations() == Migrations.steps.map(\.version))
         #expect(try reopened.session(id: "ses_1", tenantId: "tn_a")?.externalRef == "order-7")
         #expect(try reopened.tenants().map(\.id) == ["tn_a", "tn_b"])
     }
 
-    @Test func apiKeysResolveToTheirTenantOnly() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func apiKeysResolveToTheirTenantOnly(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         #expect(try store.tenant(apiKeyHash: "hash-a")?.id == "tn_a")
         #expect(try store.tenant(apiKeyHash: "hash-b")?.id == "tn_b")
         #expect(try store.tenant(apiKeyHash: "hash-c") == nil)
@@ -48,8 +72,8 @@ import VigilCore
         #expect(throws: StoreError.self) { try store.insertAPIKey(hash: "hash-x", tenantId: "tn_missing", createdAt: Self.now) }
     }
 
-    @Test func aTenantCannotSeeAnotherTenantsSession() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func aTenantCannotSeeAnotherTenantsSession(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_1", tenant: "tn_a"))
         #expect(try store.session(id: "ses_1", tenantId: "tn_a") != nil)
         #expect(try store.session(id: "ses_1", tenantId: "tn_b") == nil)
@@ -57,8 +81,8 @@ import VigilCore
         #expect(try store.sessions(tenantId: "tn_a", limit: 10).map(\.id) == ["ses_1"])
     }
 
-    @Test func sessionsAreFoundByTokenHashAndRoundTripEveryField() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func sessionsAreFoundByTokenHashAndRoundTripEveryField(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         var record = Self.session("ses_1")
         record.locale = "pt-BR"
         record.theme = "dark"
@@ -69,8 +93,8 @@ import VigilCore
         #expect(throws: StoreError.self) { try store.insertSession(Self.session("ses_2", token: "token-ses_1")) }
     }
 
-    @Test func anUpdateFromAStaleReadIsRefusedAndChangesNothing() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func anUpdateFromAStaleReadIsRefusedAndChangesNothing(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_1"))
         var first = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
         let second = first
@@ -85,8 +109,8 @@ import VigilCore
         #expect(now.status == .capturing && now.engineState == [1, 2, 3] && now.version == 1)
     }
 
-    @Test func aCompletedSessionAndItsWebhookAreWrittenTogether() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func aCompletedSessionAndItsWebhookAreWrittenTogether(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_1"))
         var record = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
         record.status = .completed
@@ -104,8 +128,8 @@ import VigilCore
         #expect(try store.webhooks(tenantId: nil, limit: 10).map(\.id) == ["evt_1"])
     }
 
-    @Test func webhookRetriesAreScheduledAndDeliveredOnesLeaveTheQueue() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func webhookRetriesAreScheduledAndDeliveredOnesLeaveTheQueue(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         var event = WebhookDelivery(id: "evt_1", tenantId: "tn_a", sessionId: "ses_1", event: "session.expired", payload: [], createdAt: Self.now)
         var record = Self.session("ses_1")
         try store.insertSession(record)
@@ -124,8 +148,8 @@ import VigilCore
         #expect(try store.webhooks(tenantId: "tn_b", limit: 10).isEmpty)
     }
 
-    @Test func expiredSessionsAreTheUnfinishedOnesPastTheirDeadline() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func expiredSessionsAreTheUnfinishedOnesPastTheirDeadline(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_open"))
         var done = Self.session("ses_done")
         try store.insertSession(done)
@@ -136,8 +160,8 @@ import VigilCore
         #expect(try store.expiredSessions(now: Self.now.addingTimeInterval(601), limit: 10).map(\.id) == ["ses_open"])
     }
 
-    @Test func rotationRetiresTheActiveKeyAndKeepsItListed() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func rotationRetiresTheActiveKeyAndKeepsItListed(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSigningKey(SigningKeyRecord(kid: "k1", seed: [1], publicKey: [2], createdAt: Self.now))
         try store.rotateSigningKey(to: SigningKeyRecord(kid: "k2", seed: [3], publicKey: [4], createdAt: Self.now.addingTimeInterval(1)),
                                    at: Self.now.addingTimeInterval(1))
@@ -146,8 +170,8 @@ import VigilCore
         #expect(keys[0].retiredAt == nil && keys[1].retiredAt != nil)
     }
 
-    @Test func revokingTheActiveKeyHandsOverToItsReplacementAndARetiredKeyJustLeaves() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func revokingTheActiveKeyHandsOverToItsReplacementAndARetiredKeyJustLeaves(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         try store.insertSigningKey(SigningKeyRecord(kid: "k1", seed: [1], publicKey: [2], createdAt: Self.now))
         try store.rotateSigningKey(to: SigningKeyRecord(kid: "k2", seed: [3], publicKey: [4], createdAt: Self.now.addingTimeInterval(1)),
                                    at: Self.now.addingTimeInterval(1))
@@ -163,8 +187,8 @@ import VigilCore
         #expect(try store.signingKeys().count == 3)
     }
 
-    @Test func idempotencyKeysArePerTenantAndWrittenOnce() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func idempotencyKeysArePerTenantAndWrittenOnce(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         let record = IdempotencyRecord(tenantId: "tn_a", key: "k", requestHash: "h", status: 201, body: [1], createdAt: Self.now)
         let expired = Self.now.addingTimeInterval(-86400)
         try store.insertIdempotency(record, replacingOlderThan: expired)
@@ -177,8 +201,8 @@ import VigilCore
         #expect(try store.idempotency(tenantId: "tn_a", key: "k") == next)
     }
 
-    @Test func personalDataIsKeptUntilItsDeadlineOrErasedAtOnce() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func personalDataIsKeptUntilItsDeadlineOrErasedAtOnce(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         let later = Self.now.addingTimeInterval(7 * 86400)
         for id in ["ses_kept", "ses_erased"] {
             var record = Self.session(id)
@@ -199,8 +223,8 @@ import VigilCore
         #expect(try store.session(id: "ses_kept", tenantId: "tn_a") != nil)   // the session and its result stay
     }
 
-    @Test func erasingRewritesOnlyUndeliveredWebhooksAndThePurgeDropsOldDeliveredOnes() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func erasingRewritesOnlyUndeliveredWebhooksAndThePurgeDropsOldDeliveredOnes(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         let record = Self.session("ses_w")
         try store.insertSession(record)
         func delivery(_ id: String, _ state: WebhookDelivery.State, age: TimeInterval) throws {
@@ -219,8 +243,8 @@ import VigilCore
         #expect(try store.webhooks(sessionId: "ses_w").map(\.id) == ["evt_dead", "evt_pending"])
     }
 
-    @Test func failedSessionsAreCountedPerTenantAndSsidInTheWindow() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func failedSessionsAreCountedPerTenantAndSsidInTheWindow(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         for (i, (tenant, outcome, age)) in [("tn_a", "failed", 10.0), ("tn_a", "failed", 100), ("tn_a", "passed", 10), ("tn_a", "failed", 400),
                                              ("tn_b", "failed", 10)].enumerated() {
             var record = Self.session("ses_\(i)", tenant: tenant)
@@ -235,8 +259,8 @@ import VigilCore
         #expect(try store.failedSessions(tenantId: "tn_b", ssid: "device-1", since: Self.now.addingTimeInterval(-180)) == 1)
     }
 
-    @Test func framesSeenByAnotherSessionAreCountedOnceEachAndPurged() throws {
-        let store = try Self.seeded()
+    @Test(arguments: Backend.allCases) func framesSeenByAnotherSessionAreCountedOnceEachAndPurged(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         let deadline = Self.now.addingTimeInterval(60)
         for id in ["ses_1", "ses_2"] { try store.insertSession(Self.session(id)) }
         for hash: UInt64 in [1, 2, 3, 3, .max] { try store.insertFrameHash(hash, sessionId: "ses_1", deleteAfter: deadline) }
@@ -249,10 +273,27 @@ import VigilCore
 
     @Test func anUnopenableDatabaseIsATypedError() {
         #expect(throws: StoreError.self) { try SQLiteStore(path: "/proc/vigil/not-here/db.sqlite") }
+        do {
+            _ = try PostgresStore(url: "host=/nonexistent/vigil user=vigil dbname=vigil")
+            Issue.record("a server that is not there was opened")
+        } catch {
+            guard case .unavailable = error else { Issue.record("\(error)"); return }
+        }
     }
 
-    @Test func concurrentWritersFromManyThreadsLoseNothing() throws {
-        let store = try Self.seeded()
+    /// Nodes starting together on an empty database: the advisory lock lets each step run once.
+    @Test func nodesMigratingTogetherApplyEachStepOnce() throws {
+        let location = try TestPostgres.newDatabase()
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do { _ = try PostgresStore(url: location) } catch { failures.withLock { $0.append("\(error)") } }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try PostgresStore(url: location).appliedMigrations() == Migrations.steps.map(\.version))
+    }
+
+    @Test(arguments: Backend.allCases) func concurrentWritersFromManyThreadsLoseNothing(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<25 { try? store.insertSession(Self.session("ses_\(worker)_\(i)")) }
         }

@@ -1,0 +1,1 @@
+#include <libpq-fe.h>

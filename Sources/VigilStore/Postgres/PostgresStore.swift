@@ -1,0 +1,70 @@
+import Foundation
+
+/// The store for deployments of several nodes: PostgreSQL through libpq, with the same schema,
+/// migrations, statements and transactions as `SQLiteStore`. Each node keeps a pool of
+/// connections; migrations run at start under an advisory lock, so nodes starting together
+/// apply each step once.
+// @unchecked: adds no state to `SQLStore`.
+public final class PostgresStore: SQLStore, @unchecked Sendable {
+    /// Connects to `url` (`postgres://user@host/db`, or libpq's `key=value` form) with up to
+    /// `connections` connections and applies pending migrations.
+    public init(url: String, connections: Int = 8) throws(StoreError) {
+        try super.init(database: PostgresDatabase(url: url, size: connections))
+    }
+}
+
+/// A fixed pool of connections, opened as they are first needed; a caller waits for a free one.
+// @unchecked: `idle` and `opened` are only touched inside `condition`'s lock; a connection taken
+// from `idle` is used by that one caller until it is put back.
+final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
+    private let url: String
+    private let size: Int
+    private let condition = NSCondition()
+    private var idle: [PostgresConnection] = []
+    private var opened = 0
+
+    /// Opens the first connection now, so that a wrong URL fails at start.
+    init(url: String, size: Int) throws(StoreError) {
+        self.url = url
+        self.size = max(1, size)
+        idle = [try PostgresConnection(url: url)]
+        opened = 1
+    }
+
+    func writing<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        let connection = try take()
+        defer { give(connection) }
+        return try Self.typed { try body(connection) }
+    }
+
+    func reading<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        try writing(body)
+    }
+
+    private func take() throws(StoreError) -> PostgresConnection {
+        condition.lock()
+        while idle.isEmpty && opened >= size { condition.wait() }
+        if let connection = idle.popLast() {
+            condition.unlock()
+            return connection
+        }
+        opened += 1
+        condition.unlock()
+        do {
+            return try PostgresConnection(url: url)
+        } catch {
+            condition.lock()
+            opened -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func give(_ connection: PostgresConnection) {
+        condition.lock()
+        idle.append(connection)
+        condition.signal()
+        condition.unlock()
+    }
+}
