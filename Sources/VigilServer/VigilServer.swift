@@ -132,6 +132,16 @@ public final class VigilServer: Sendable {
         }
     }
 
+    /// Connects to the PostgreSQL database at `url` with up to `connections` connections and
+    /// migrates it. The error never repeats the URL, which may carry a password.
+    public static func openStore(database url: String, connections: Int) throws(ServerError) -> PostgresStore {
+        do {
+            return try PostgresStore(url: url, connections: connections)
+        } catch {
+            throw ServerError(description: "cannot open the PostgreSQL database: \(error.description)")
+        }
+    }
+
     /// Stops accepting, drains requests in progress, stops.
     public func shutdown() {
         http.shutdown()

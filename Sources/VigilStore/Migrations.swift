@@ -56,6 +56,10 @@ public enum Migrations {
         (4, """
         DELETE FROM idempotency_keys;
         """),
+        // Nodes sharing a database claim a delivery before sending it (until the lease runs out).
+        (5, """
+        ALTER TABLE webhook_outbox ADD COLUMN claimed_until_ms BIGINT NOT NULL DEFAULT 0;
+        """),
     ]
 
     /// The newest version.

@@ -69,12 +69,16 @@ public protocol Store: Sendable {
     /// the purge has not reached yet) is replaced; a newer one is a conflict.
     func insertIdempotency(_ record: IdempotencyRecord, replacingOlderThan expired: Date) throws(StoreError)
 
-    /// Pending deliveries due at `now`, oldest first, leaving out the tenants in `excluding`
+    /// Pending deliveries due at `now` and not claimed, oldest first, leaving out the tenants in `excluding`
     /// (those whose delivery lanes are full, so that the others are not starved behind them).
     func dueWebhooks(now: Date, limit: Int, excluding tenants: Set<String>) throws(StoreError) -> [WebhookDelivery]
     /// The deliveries waiting to go out (first tries and retries), and when the oldest was made.
     func pendingWebhooks() throws(StoreError) -> (count: Int, oldestCreatedAt: Date?)
-    /// Writes a delivery's state after an attempt.
+    /// Claims delivery `id` until `until` if it is pending, due at `now` and not claimed by
+    /// anyone else (another node) whose claim still runs; whether this call got it. Only the
+    /// claimant sends it.
+    func claimWebhook(id: String, now: Date, until: Date) throws(StoreError) -> Bool
+    /// Writes a delivery's state after an attempt, and lets its claim go.
     func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError)
     /// Deliveries, newest first, of one tenant or all.
     func webhooks(tenantId: String?, limit: Int) throws(StoreError) -> [WebhookDelivery]

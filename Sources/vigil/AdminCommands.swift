@@ -3,21 +3,21 @@ import VigilCore
 import VigilServer
 import VigilStore
 
-/// `vigil tenants|keys|sessions`: operator commands on a data directory.
+/// `vigil tenants|keys|sessions`: operator commands on a data directory or a PostgreSQL database.
 enum AdminCommands {
     static let usage = """
-    usage: vigil tenants create NAME [--data DIR]
-           vigil tenants list [--data DIR]
-           vigil keys rotate [--data DIR]
-           vigil keys revoke KID [--data DIR]
-           vigil sessions list [--tenant ID] [--limit 50] [--data DIR]
-           vigil sessions show SESSION_ID [--data DIR]
-           vigil webhooks deliveries [--tenant ID] [--limit 50] [--data DIR]
+    usage: vigil tenants create NAME [--data DIR | --database URL]
+           vigil tenants list [--data DIR | --database URL]
+           vigil keys rotate [--data DIR | --database URL]
+           vigil keys revoke KID [--data DIR | --database URL]
+           vigil sessions list [--tenant ID] [--limit 50] [--data DIR | --database URL]
+           vigil sessions show SESSION_ID [--data DIR | --database URL]
+           vigil webhooks deliveries [--tenant ID] [--limit 50] [--data DIR | --database URL]
     """
 
     static func tenants(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["data"])
-        let store = try DataOption.store(DataOption.directory(args))
+        let args = try Arguments(arguments, valued: DataOption.names)
+        let store = try DataOption.store(args)
         switch args.positionals.first {
         case "create":
             guard args.positionals.count == 2 else { throw CLIError.usage(usage) }
@@ -33,15 +33,15 @@ enum AdminCommands {
     }
 
     static func keys(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["data"])
+        let args = try Arguments(arguments, valued: DataOption.names)
         let refresh = Int(Administration.keyRefreshInterval)
         switch args.positionals.first {
         case "rotate" where args.positionals.count == 1:
-            let store = try DataOption.store(DataOption.directory(args))
+            let store = try DataOption.store(args)
             let kid = try failing { try Administration.rotateSigningKey(in: store) }
             try printJSON(["activeKid": kid, "note": "running servers sign with the new key within \(refresh) s; old keys stay in the JWKS"])
         case "revoke" where args.positionals.count == 2:
-            let store = try DataOption.store(DataOption.directory(args))
+            let store = try DataOption.store(args)
             let revoked = args.positionals[1]
             guard let kid = try failing({ try Administration.revokeSigningKey(revoked, in: store) }) else {
                 throw CLIError(code: "not_found", message: "no signing key \(revoked)", exitCode: 1)
@@ -54,8 +54,8 @@ enum AdminCommands {
     }
 
     static func sessions(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["data", "tenant", "limit"])
-        let store = try DataOption.store(DataOption.directory(args))
+        let args = try Arguments(arguments, valued: DataOption.names.union(["tenant", "limit"]))
+        let store = try DataOption.store(args)
         struct Row: Encodable {
             let sessionId: String, tenantId: String, status: SessionStatus, createdAt: Date, expiresAt: Date, externalRef: String?
             let signedResult: String?
@@ -82,9 +82,9 @@ enum AdminCommands {
     }
 
     static func webhooks(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["data", "tenant", "limit"])
+        let args = try Arguments(arguments, valued: DataOption.names.union(["tenant", "limit"]))
         guard args.positionals == ["deliveries"] else { throw CLIError.usage(usage) }
-        let store = try DataOption.store(DataOption.directory(args))
+        let store = try DataOption.store(args)
         let limit = Int(try args.double("limit", default: 50, range: 1...10_000))
         struct Row: Encodable {
             let id: String, tenantId: String, sessionId: String, event: String, state: String, attempts: Int

@@ -6,11 +6,11 @@ import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--frame-capacity 0] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data | --database postgres://...] [--database-connections 8] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--frame-capacity 0] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         // Every option also comes from the environment (`VIGIL_PORT`, `VIGIL_METRICS_TOKEN`, ...).
-        let args = try Arguments(arguments, valued: ["host", "port", "data", "base-url", "threads", "connections-per-ip", "frame-capacity", "retention-days", "log-level", "metrics-token"],
+        let args = try Arguments(arguments, valued: DataOption.names.union(["host", "port", "base-url", "database-connections", "threads", "connections-per-ip", "frame-capacity", "retention-days", "log-level", "metrics-token"]),
                                  switches: ["allow-private-webhooks", "no-rate-limits"], environment: ProcessInfo.processInfo.environment)
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
@@ -32,7 +32,9 @@ enum ServeCommand {
         let logger = JSONLinesLogger(level: level)
 
         let termination = TerminationSignal()
-        let store = try DataOption.store(configuration.dataDirectory)
+        let connections = Int(try args.double("database-connections", default: 8, range: 1...1000))
+        let store = try DataOption.store(args, connections: connections)
+        let storage = DataOption.database(args) == nil ? configuration.dataDirectory.path : "postgresql"
         let demo = try Administration.createDemoTenantIfEmpty(in: store)
         let models = try FaceModels()
         let server: VigilServer
@@ -47,9 +49,9 @@ enum ServeCommand {
             let demoTenant: Tenant?
             struct Tenant: Encodable { let tenantId: String, apiKey: String }
         }
-        try printJSON(Started(listening: server.baseURL, data: configuration.dataDirectory.path, demoUrl: server.baseURL + "/demo",
+        try printJSON(Started(listening: server.baseURL, data: storage, demoUrl: server.baseURL + "/demo",
                               demoTenant: demo.map { .init(tenantId: $0.tenant.id, apiKey: $0.apiKey) }))
-        logger.log(.info, "started", ["listening": .text(server.baseURL), "data": .text(configuration.dataDirectory.path)])
+        logger.log(.info, "started", ["listening": .text(server.baseURL), "data": .text(storage)])
         if demo != nil {
             logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout; open \(server.baseURL)/demo in a browser")])
         }
@@ -84,15 +86,25 @@ final class TerminationSignal {
     }
 }
 
-/// `--data DIR` (default ./vigil-data) and the store in it.
+/// Where the store is: `--database URL` (PostgreSQL; also `VIGIL_DATABASE_URL`), or else SQLite
+/// in `--data DIR` (default ./vigil-data).
 enum DataOption {
+    /// The options it reads.
+    static let names: Set<String> = ["data", "database"]
+
     static func directory(_ args: Arguments) -> URL {
         URL(fileURLWithPath: args.value("data") ?? "vigil-data", isDirectory: true)
     }
 
-    static func store(_ directory: URL) throws -> SQLiteStore {
+    /// The PostgreSQL URL given, if any.
+    static func database(_ args: Arguments) -> String? {
+        args.value("database") ?? ProcessInfo.processInfo.environment["VIGIL_DATABASE_URL"]
+    }
+
+    static func store(_ args: Arguments, connections: Int = 8) throws -> any Store {
         do {
-            return try VigilServer.openStore(directory)
+            if let url = database(args) { return try VigilServer.openStore(database: url, connections: connections) }
+            return try VigilServer.openStore(directory(args))
         } catch {
             throw CLIError(code: "data_unavailable", message: error.description)
         }

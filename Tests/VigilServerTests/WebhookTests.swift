@@ -121,7 +121,7 @@ final class WebhookReceiver: Sendable {
         let elapsed = Date().timeIntervalSince(started)
         #expect(got.count == 20)
         #expect(elapsed < 6, "twenty deliveries took \(elapsed) s")
-        Thread.sleep(forTimeInterval: 2.5)   // past the lanes' settle time: nothing goes twice
+        Thread.sleep(forTimeInterval: 2.5)   // the worker's later due lists name none of them again: nothing goes twice
         let sessions = receiver.log.received.withLock { $0 }.compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])?["sessionId"] as? String
         }

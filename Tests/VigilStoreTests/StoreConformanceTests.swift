@@ -148,6 +148,44 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         #expect(try store.webhooks(tenantId: "tn_b", limit: 10).isEmpty)
     }
 
+    /// Two nodes on one database: a delivery is claimed by one of them at a time, even when
+    /// both try at once, until its lease runs out or its attempt is written.
+    @Test(arguments: Backend.allCases) func aDeliveryIsClaimedByOneNodeUntilItsLeaseRunsOut(_ backend: Backend) throws {
+        let location = try Self.location(backend)
+        let nodeA = try Self.seeded(backend, at: location), nodeB = try Self.open(backend, at: location)
+        var record = Self.session("ses_1")
+        try nodeA.insertSession(record)
+        record = try #require(try nodeA.session(id: "ses_1", tenantId: "tn_a"))
+        for i in 0..<20 {
+            try nodeA.updateSession(record, enqueue: WebhookDelivery(id: "evt_\(i)", tenantId: "tn_a", sessionId: "ses_1", event: "session.completed",
+                                                                    payload: [], createdAt: Self.now))
+            record.version += 1
+        }
+        let lease = Self.now.addingTimeInterval(60)
+        let wins = Mutex<[String: Int]>([:])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let node = worker % 2 == 0 ? nodeA : nodeB
+            for i in 0..<20 where (try? node.claimWebhook(id: "evt_\(i)", now: Self.now, until: lease)) == true {
+                wins.withLock { $0["evt_\(i)", default: 0] += 1 }
+            }
+        }
+        #expect(wins.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<20).map { ("evt_\($0)", 1) }))
+        #expect(try nodeB.dueWebhooks(now: Self.now, limit: 50).isEmpty)
+        // The claimant's node died: once the lease ran out, the other node takes it.
+        #expect(try nodeB.dueWebhooks(now: lease, limit: 50).count == 20)
+        #expect(try nodeB.claimWebhook(id: "evt_0", now: lease, until: lease.addingTimeInterval(60)))
+        // Writing the attempt lets the claim go; a delivered one is never claimed again.
+        var delivered = try #require(try nodeB.webhooks(sessionId: "ses_1").first { $0.id == "evt_0" })
+        delivered.state = .delivered
+        try nodeB.updateWebhook(delivered)
+        #expect(try !nodeA.claimWebhook(id: "evt_0", now: lease, until: lease.addingTimeInterval(60)))
+        var retried = try #require(try nodeB.webhooks(sessionId: "ses_1").first { $0.id == "evt_1" })
+        #expect(try nodeB.claimWebhook(id: "evt_1", now: lease, until: lease.addingTimeInterval(60)))
+        retried.attempts = 1
+        try nodeB.updateWebhook(retried)
+        #expect(try nodeA.claimWebhook(id: "evt_1", now: lease, until: lease.addingTimeInterval(60)))
+    }
+
     @Test(arguments: Backend.allCases) func expiredSessionsAreTheUnfinishedOnesPastTheirDeadline(_ backend: Backend) throws {
         let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_open"))

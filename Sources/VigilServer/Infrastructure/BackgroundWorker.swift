@@ -86,6 +86,15 @@ final class BackgroundWorker: Sendable {
         }
         for delivery in due {
             webhooks.start(delivery) { [context] in
+                // Other nodes read the same outbox: only the one whose claim succeeds sends it, and
+                // a claim left by a node that died runs out after `lease`.
+                let now = context.clock.now
+                do {
+                    guard try context.store.claimWebhook(id: delivery.id, now: now, until: now.addingTimeInterval(WebhookDispatcher.lease)) else { return }
+                } catch {
+                    context.logger.log(.error, "worker_failed", ["step": "claim_webhook", "cause": .text("\(error)")])
+                    return
+                }
                 guard let next = WebhookDispatcher(context: context).deliver(delivery, now: context.clock.now) else { return }
                 do {
                     try context.store.updateWebhook(next)

@@ -12,6 +12,10 @@ struct WebhookDispatcher {
     /// The first retry delay; each further one doubles, up to an hour.
     static let firstRetry: TimeInterval = 5
 
+    /// How long a node's claim on a delivery holds: past an attempt's 10 s timeout and the write
+    /// of its outcome. A node that dies mid-delivery leaves it to another once it runs out.
+    static let lease: TimeInterval = 60
+
     let context: ServerContext
 
     /// Sends one delivery; returns it as it should be stored next (nil when the tenant cannot be read).

@@ -15,12 +15,7 @@ final class WebhookLanes: Sendable {
     private struct State {
         var byTenant: [String: Int] = [:]
         var ids: Set<String> = []
-        /// Deliveries finished in the last `settle` seconds: a due list read before one finished
-        /// may still name it, and must not send it again.
-        var finished: [String: Date] = [:]
     }
-    /// How long a finished delivery is not started again (shorter than the first retry's wait).
-    static let settle: TimeInterval = 2
     private let state = Mutex(State())
 
     /// Tenants with no free lane (left out when the worker reads due deliveries).
@@ -32,13 +27,12 @@ final class WebhookLanes: Sendable {
     }
 
     /// Runs `work` for `delivery` on its own thread unless it is in flight already or there is no
-    /// free lane for it; whether it started.
+    /// free lane for it; whether it started. (A due list read before a delivery finished may name
+    /// it again: `work` claims it in the store first, which then fails.)
     @discardableResult
     func start(_ delivery: WebhookDelivery, _ work: @escaping @Sendable () -> Void) -> Bool {
         let taken = state.withLock { s -> Bool in
-            let now = Date()
-            s.finished = s.finished.filter { now.timeIntervalSince($0.value) < Self.settle }
-            guard !s.ids.contains(delivery.id), s.finished[delivery.id] == nil, s.ids.count < Self.total,
+            guard !s.ids.contains(delivery.id), s.ids.count < Self.total,
                   s.byTenant[delivery.tenantId, default: 0] < Self.perTenant else {
                 return false
             }
@@ -51,7 +45,6 @@ final class WebhookLanes: Sendable {
             work()
             state.withLock { s in
                 s.ids.remove(delivery.id)
-                s.finished[delivery.id] = Date()
                 s.byTenant[delivery.tenantId, default: 1] -= 1
                 if s.byTenant[delivery.tenantId] == 0 { s.byTenant[delivery.tenantId] = nil }
             }

@@ -381,15 +381,25 @@ public class SQLStore: Store, @unchecked Sendable {
         let placeholders = excluded.indices.map { "?\($0 + 3)" }.joined(separator: ", ")
         return try locked { c in
             try c.query("""
-                SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at_ms <= ?1 \
+                SELECT \(Self.webhookColumns) FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at_ms <= ?1 AND claimed_until_ms <= ?1 \
                 \(excluded.isEmpty ? "" : "AND tenant_id NOT IN (\(placeholders)) ")ORDER BY next_attempt_at_ms, id LIMIT ?2
                 """, [ms(now), .integer(Int64(limit))] + excluded.map { .text($0) }).map(Self.webhook)
         }
     }
 
+    public func claimWebhook(id: String, now: Date, until: Date) throws(StoreError) -> Bool {
+        try locked { c in
+            try c.query("""
+                UPDATE webhook_outbox SET claimed_until_ms = ?3 \
+                WHERE id = ?1 AND state = 'pending' AND next_attempt_at_ms <= ?2 AND claimed_until_ms <= ?2
+                """, [.text(id), ms(now), ms(until)])
+            return c.changes == 1
+        }
+    }
+
     public func updateWebhook(_ delivery: WebhookDelivery) throws(StoreError) {
         try locked { c in
-            try c.query("UPDATE webhook_outbox SET state = ?2, attempts = ?3, next_attempt_at_ms = ?4, last_error = ?5 WHERE id = ?1",
+            try c.query("UPDATE webhook_outbox SET state = ?2, attempts = ?3, next_attempt_at_ms = ?4, last_error = ?5, claimed_until_ms = 0 WHERE id = ?1",
                         [.text(delivery.id), .text(delivery.state.rawValue), .integer(Int64(delivery.attempts)), ms(delivery.nextAttemptAt),
                          delivery.lastError.sql])
         }
