@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore", "VigilTestSupport"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilFace", "VigilServer", "VigilStore", "VigilSynth"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilCore", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilSynth",
+                                                        "VigilTestSupport", "VigilVerifier"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

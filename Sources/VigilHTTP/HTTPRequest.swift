@@ -12,7 +12,8 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body bytes.
     public var body: [UInt8]
-    /// The peer's IP address.
+    /// The client's IP address: the peer's, or the one a trusted proxy names in X-Forwarded-For
+    /// (`HTTPServer.Configuration.trustedProxies`).
     public var remoteAddress: String
     /// The id this request is answered and logged under.
     public var requestId: String

@@ -27,6 +27,10 @@ public final class HTTPServer: Sendable {
         /// Connections one client address may hold at once (0: no limit); further ones are
         /// closed as they are accepted, so that one address cannot hold every connection.
         public var connectionsPerAddress = 64
+        /// Peers whose `X-Forwarded-For` names the client (`IPRange.client`): a request's
+        /// `remoteAddress` is then the client's, for rate limits and logs. Connection caps stay
+        /// per peer.
+        public var trustedProxies: [IPRange] = []
 
         /// The defaults: 127.0.0.1:8080, two threads, 30 s idle timeout, 64 connections an address.
         public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, workers: Int = 2, idleTimeoutSeconds: Int = 30,
@@ -50,8 +54,10 @@ public final class HTTPServer: Sendable {
         let router: Router
         let workers: WorkerPool
         let observe: @Sendable (HTTPRequest, HTTPResponse, Double) -> Void
-        init(router: Router, workers: WorkerPool, observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
+        let trustedProxies: [IPRange]
+        init(router: Router, workers: WorkerPool, trustedProxies: [IPRange], observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
             self.router = router
+            self.trustedProxies = trustedProxies
             self.workers = workers
             self.observe = observe
         }
@@ -83,7 +89,8 @@ public final class HTTPServer: Sendable {
     /// sees carries its matched route in `route`.
     public init(configuration: Configuration, router: Router,
                 observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void = { _, _, _ in }) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(Context(router: router, workers: WorkerPool(threads: configuration.workers), observe: observe))
+        let context = Unmanaged.passRetained(Context(router: router, workers: WorkerPool(threads: configuration.workers),
+                                                          trustedProxies: configuration.trustedProxies, observe: observe))
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
                                     UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
@@ -139,7 +146,7 @@ private func hex(_ value: UInt32) -> String {
 }
 
 /// The request the C layer hands over, copied out of its buffers.
-private func request(from r: vh_request) -> HTTPRequest {
+private func request(from r: vh_request, trustedProxies: [IPRange]) -> HTTPRequest {
     func pairs(_ p: UnsafePointer<vh_pair>?, _ n: Int) -> [(String, String)] {
         (0..<n).map { (String(cString: p![$0].name), String(cString: p![$0].value)) }
     }
@@ -149,8 +156,9 @@ private func request(from r: vh_request) -> HTTPRequest {
     }
     let query = Dictionary(pairs(r.query, r.query_count), uniquingKeysWith: { first, _ in first })
     let body = r.body_length > 0 ? [UInt8](UnsafeBufferPointer(start: r.body, count: r.body_length)) : []
+    let client = IPRange.client(peer: String(cString: r.remote_address), forwardedFor: headers["x-forwarded-for"], trusted: trustedProxies)
     var request = HTTPRequest(method: String(cString: r.method), path: String(cString: r.path), query: query, body: body,
-                              remoteAddress: String(cString: r.remote_address))
+                              remoteAddress: client)
     request.headers = headers
     request.requestId = requestId(from: headers["x-request-id"])
     return request
@@ -166,9 +174,9 @@ private let admitCallback: vh_admit_fn = { context, raw, reply in
     let started = ContinuousClock.now
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
     let r = raw!.pointee
-    let (limit, refusal) = server.router.admission(method: String(cString: r.method), path: String(cString: r.path)) { request(from: r) }
+    let (limit, refusal) = server.router.admission(method: String(cString: r.method), path: String(cString: r.path)) { request(from: r, trustedProxies: server.trustedProxies) }
     if let refusal {
-        var head = request(from: r)
+        var head = request(from: r, trustedProxies: server.trustedProxies)
         let response = server.router.respond(to: &head, refusal: refusal)
         send(response, to: reply)
         server.observe(head, response, (ContinuousClock.now - started).milliseconds)
@@ -180,7 +188,7 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
     let started = ContinuousClock.now
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context!).takeUnretainedValue()
     let r = raw!.pointee
-    let request = request(from: r)
+    let request = request(from: r, trustedProxies: server.trustedProxies)
 
     let refusal = r.refused_status == 413
         ? HTTPError(.bodyTooLarge, "the body is larger than this endpoint accepts (\(server.router.bodyLimit(method: request.method, path: request.path)) bytes)",

@@ -44,6 +44,12 @@ public struct DeviceAPIClient: Sendable {
         public var errorCode: APIErrorCode? { APIErrorCode(rawValue: code) }
     }
 
+    /// A 502, 503 or 504 from a proxy or load balancer in front of Vigil, not from Vigil (no
+    /// error body): a node went away. Hosts retry it as a network failure.
+    public struct GatewayFailure: Error, Sendable {
+        public let status: Int
+    }
+
     let base: URL, token: String, session: URLSession
 
     /// A client for `serverURL`, authorised as the session whose token is `token`.
@@ -98,6 +104,7 @@ public struct DeviceAPIClient: Sendable {
                 let error: Detail?
             }
             let error = (try? JSONDecoder().decode(Body.self, from: data))?.error
+            if let http, (502...504).contains(http.statusCode), error?.code == nil { throw GatewayFailure(status: http.statusCode) }
             throw Refusal(status: http?.statusCode ?? 0, code: error?.code ?? "", message: error?.message ?? "",
                           retryAfter: error?.retryAfterMs.map { Double($0) / 1000 } ?? http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init))
         }

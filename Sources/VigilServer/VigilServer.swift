@@ -59,9 +59,10 @@ public final class VigilServer: Sendable {
         do {
             // Frames, comparisons and reference photos run on as many workers as there are
             // analyzers, so that the HTTP threads keep answering everything else.
-            http = try HTTPServer(configuration: .init(host: configuration.host, port: configuration.port, threads: configuration.threads,
-                                                      workers: configuration.threads, connectionsPerAddress: configuration.connectionsPerAddress),
-                                  router: router) { request, response, milliseconds in
+            var http = HTTPServer.Configuration(host: configuration.host, port: configuration.port, threads: configuration.threads,
+                                                workers: configuration.threads, connectionsPerAddress: configuration.connectionsPerAddress)
+            http.trustedProxies = configuration.trustedProxies
+            self.http = try HTTPServer(configuration: http, router: router) { request, response, milliseconds in
                 Self.observe(request, response, milliseconds, context)
             }
         } catch {

@@ -1,17 +1,18 @@
 import Foundation
 import VigilCore
 import VigilFace
+import VigilHTTP
 import VigilServer
 import VigilStore
 
 /// `vigil serve`: the verification server (docs/operations.md).
 enum ServeCommand {
-    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data | --database postgres://...] [--database-connections 8] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--frame-capacity 0] [--retention-days 7] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
+    static let usage = "usage: vigil serve [--host 127.0.0.1] [--port 8080] [--data ./vigil-data | --database postgres://...] [--database-connections 8] [--base-url URL] [--threads 2] [--connections-per-ip 64] [--frame-capacity 0] [--retention-days 7] [--trusted-proxies CIDR,...] [--demo] [--allow-private-webhooks] [--no-rate-limits] [--log-level info] [--metrics-token TOKEN]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         // Every option also comes from the environment (`VIGIL_PORT`, `VIGIL_METRICS_TOKEN`, ...).
-        let args = try Arguments(arguments, valued: DataOption.names.union(["host", "port", "base-url", "database-connections", "threads", "connections-per-ip", "frame-capacity", "retention-days", "log-level", "metrics-token"]),
-                                 switches: ["allow-private-webhooks", "no-rate-limits"], environment: ProcessInfo.processInfo.environment)
+        let args = try Arguments(arguments, valued: DataOption.names.union(["host", "port", "base-url", "database-connections", "threads", "connections-per-ip", "frame-capacity", "retention-days", "log-level", "metrics-token", "trusted-proxies"]),
+                                 switches: ["allow-private-webhooks", "no-rate-limits", "demo"], environment: ProcessInfo.processInfo.environment)
         guard args.positionals.isEmpty else { throw CLIError.usage(usage) }
         var configuration = ServerConfiguration(dataDirectory: DataOption.directory(args))
         configuration.host = args.value("host") ?? "127.0.0.1"
@@ -25,6 +26,11 @@ enum ServeCommand {
         configuration.allowPrivateWebhooks = args.has("allow-private-webhooks")
         configuration.rateLimits.enabled = !args.has("no-rate-limits")
         configuration.metricsToken = args.value("metrics-token")
+        configuration.demo = args.has("demo")
+        for cidr in (args.value("trusted-proxies") ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !cidr.isEmpty {
+            guard let range = IPRange(cidr) else { throw CLIError.usage("--trusted-proxies takes addresses or CIDR networks, not '\(cidr)'") }
+            configuration.trustedProxies.append(range)
+        }
         let levelName = args.value("log-level") ?? "info"
         guard let level = LogLevel(name: levelName) else {
             throw CLIError.usage("--log-level is one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(levelName)'")
@@ -45,15 +51,16 @@ enum ServeCommand {
             throw CLIError(code: "serve_failed", message: "\(error)")
         }
         struct Started: Encodable {
-            let listening: String, data: String, demoUrl: String
+            let listening: String, data: String, demoUrl: String?
             let demoTenant: Tenant?
             struct Tenant: Encodable { let tenantId: String, apiKey: String }
         }
-        try printJSON(Started(listening: server.baseURL, data: storage, demoUrl: server.baseURL + "/demo",
+        try printJSON(Started(listening: server.baseURL, data: storage, demoUrl: configuration.demo ? server.baseURL + "/demo" : nil,
                               demoTenant: demo.map { .init(tenantId: $0.tenant.id, apiKey: $0.apiKey) }))
         logger.log(.info, "started", ["listening": .text(server.baseURL), "data": .text(storage)])
         if demo != nil {
-            logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout; open \(server.baseURL)/demo in a browser")])
+            let page = configuration.demo ? "; open \(server.baseURL)/demo in a browser" : "; --demo serves a page to try it at /demo"
+            logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout\(page)")])
         }
         termination.wait()
         logger.log(.info, "stopping", ["note": "draining requests in progress"])

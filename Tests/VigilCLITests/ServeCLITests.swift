@@ -68,7 +68,7 @@ import Testing
     @Test func aFreshDataDirectoryGetsADemoTenantAndSIGTERMExitsCleanly() throws {
         let data = Self.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try Served(data: data)
+        let served = try Served(data: data, extra: ["--demo"])
         let demo = try #require(served.started["demoTenant"] as? [String: Any])
         let key = try #require(demo["apiKey"] as? String)
         #expect(key.hasPrefix("vk_live_"))
@@ -78,6 +78,7 @@ import Testing
         // A second start on the same directory makes no new tenant.
         let again = try Served(data: data)
         #expect(again.started["demoTenant"] == nil && !again.base.isEmpty)
+        #expect(again.started["demoUrl"] == nil)   // no --demo, no page
         #expect(again.stop(SIGTERM) == 0)
     }
 

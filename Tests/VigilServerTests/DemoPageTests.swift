@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilHTTP
 import VigilStore
 import VigilTestSupport
 @testable import VigilServer
 
 @Suite struct DemoPageTests {
     @Test func theDemoRunsASessionAndShowsItsVerifiedSignedResult() throws {
-        let t = try TestServer(tenants: [DemoPage.tenantName])
+        let t = try TestServer(tenants: [DemoPage.tenantName], demo: true)
         let start = try RawHTTPClient(port: t.port).request("GET", "/demo")
         let location = try #require(start.headers["location"])
         #expect(start.status == 303 && location.hasPrefix("/c/ses_"))
@@ -23,6 +24,18 @@ import VigilTestSupport
         #expect(page.contains("verified (EdDSA"))
         #expect(page.contains("&quot;outcome&quot; : &quot;failed&quot;"))
         #expect(t.request("GET", "/demo/sessions/ses_other").status == 404)
+    }
+
+    /// Only `--demo` serves it, and then only to loopback clients: behind a reverse proxy on
+    /// the same host, the client is the one the trusted proxy names.
+    @Test func theDemoNeedsItsSwitchAndALoopbackClient() throws {
+        let off = try TestServer(tenants: [DemoPage.tenantName], inProcess: true, faces: false)
+        #expect(off.request("GET", "/demo").status == 404)
+        let t = try TestServer(tenants: [DemoPage.tenantName], faces: false, demo: true, trustedProxies: [try #require(IPRange("127.0.0.2"))])
+        let visitor = try RawHTTPClient(port: t.port, from: "127.0.0.2").request("GET", "/demo", headers: ["X-Forwarded-For": "203.0.113.9"])
+        #expect(visitor.status == 404)
+        let local = try RawHTTPClient(port: t.port, from: "127.0.0.2").request("GET", "/demo", headers: ["X-Forwarded-For": "127.0.0.1"])
+        #expect(local.status == 303)
     }
 
     @Test func textOnTheResultPageIsEscaped() {

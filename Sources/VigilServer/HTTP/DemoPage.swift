@@ -8,7 +8,8 @@ import VigilStore
 /// `GET /demo`: for a person trying Vigil on this machine, a fresh session of the demo tenant
 /// and a redirect to its capture page, which returns to `GET /demo/sessions/{id}`: the verdict,
 /// and the signed result decoded and verified against the server's published keys, as a tenant
-/// backend would. Loopback clients only: both act with the demo tenant's rights.
+/// backend would. Served only with `vigil serve --demo`, and then to loopback clients only (the
+/// client as `--trusted-proxies` resolve it): both act with the demo tenant's rights.
 enum DemoPage {
     /// The name `vigil serve` gives the tenant it makes on a fresh data directory.
     static let tenantName = "demo"

@@ -1,4 +1,5 @@
 import Foundation
+import VigilHTTP
 
 /// How a Vigil server runs.
 public struct ServerConfiguration: Sendable {
@@ -30,8 +31,13 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits = RateLimits()
     /// The bearer token `/metrics` asks for; without one, only loopback peers may scrape it.
     public var metricsToken: String?
-    /// Whether the demo tenant's `/demo` page is served (loopback clients only).
-    public var demo = true
+    /// Whether the demo tenant's `/demo` page is served (to loopback clients; `vigil serve
+    /// --demo`, which `scripts/run` passes). Off by default: where a reverse proxy runs on the
+    /// same host, every visitor looks like a loopback one unless it is a trusted proxy.
+    public var demo = false
+    /// Peers (load balancers, reverse proxies) whose X-Forwarded-For names the client for rate
+    /// limits, lock-outs and logs. Limits are per node: each node counts what it sees.
+    public var trustedProxies: [IPRange] = []
     /// Whether frames whose capture clock runs ahead of their arrival fail the attempt
     /// (`captureClock`). Off only where capture time is simulated faster than real time (tests
     /// that replay timelines).

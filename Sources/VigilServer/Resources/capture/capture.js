@@ -378,6 +378,8 @@
       sentPrints.push(print);
       if (sentPrints.length > 64) sentPrints.shift();
       const answer = await request("POST", "/v1/client/frames", blob, true, { "Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs) });
+      // A proxy's own 502, 503 or 504 (no Vigil error in it): a node went away, as a network failure.
+      if ([502, 503, 504].includes(answer.status) && !errorCode(answer)) throw new Error("gateway " + answer.status);
       failingSince = null;
       failures = 0;
       if (answer.status === 200 && answer.body) {
