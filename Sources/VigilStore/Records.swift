@@ -211,6 +211,18 @@ public struct AuditImage: Hashable, Sendable {
     }
 }
 
+/// A frame's content hash, kept for `crossSessionFrames` until `deleteAfter`.
+public struct FrameHash: Hashable, Sendable {
+    public let hash: UInt64
+    public let deleteAfter: Date
+
+    /// The hash of a frame received now, kept until `deleteAfter`.
+    public init(_ hash: UInt64, deleteAfter: Date) {
+        self.hash = hash
+        self.deleteAfter = deleteAfter
+    }
+}
+
 /// What a session update does to the session's personal data (audit image, reference face).
 public enum PersonalDataChange: Hashable, Sendable {
     /// Leaves it as it is.

@@ -29,9 +29,11 @@ public protocol Store: Sendable {
     /// The head of that session only (no engine state, no result): what polls read.
     func sessionHead(tokenHash: String) throws(StoreError) -> SessionHead?
     /// Writes `session` if its version is still the stored one (then stored version + 1), and
-    /// queues `webhook` and applies `personalData` in the same transaction. Returns the record as stored.
+    /// queues `webhook`, applies `personalData` and records `frameHash` in the same transaction
+    /// (a frame costs one write). Returns the record as stored.
     @discardableResult
-    func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?, personalData: PersonalDataChange) throws(StoreError) -> SessionRecord
+    func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?, personalData: PersonalDataChange,
+                       frameHash: FrameHash?) throws(StoreError) -> SessionRecord
     /// Sessions, newest first, of one tenant or all.
     func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord]
     /// Unfinished sessions whose `expiresAt` has passed.
@@ -98,6 +100,13 @@ extension Store {
     /// Writes `session` (see the requirement), leaving its personal data as it is.
     @discardableResult
     public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?) throws(StoreError) -> SessionRecord {
-        try updateSession(session, enqueue: webhook, personalData: .keep)
+        try updateSession(session, enqueue: webhook, personalData: .keep, frameHash: nil)
+    }
+
+    /// Writes `session` (see the requirement) without a frame hash.
+    @discardableResult
+    public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?,
+                              personalData: PersonalDataChange) throws(StoreError) -> SessionRecord {
+        try updateSession(session, enqueue: webhook, personalData: personalData, frameHash: nil)
     }
 }

@@ -93,6 +93,22 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         #expect(throws: StoreError.self) { try store.insertSession(Self.session("ses_2", token: "token-ses_1")) }
     }
 
+    /// A frame costs one write: its hash goes in the session's update, and not when the update is stale.
+    @Test(arguments: Backend.allCases) func aFramesHashIsWrittenWithItsSessionUpdate(_ backend: Backend) throws {
+        let store = try Self.seeded(backend)
+        let deadline = Self.now.addingTimeInterval(60)
+        for id in ["ses_1", "ses_2"] { try store.insertSession(Self.session(id)) }
+        try store.insertFrameHash(7, sessionId: "ses_2", deleteAfter: deadline)
+        let read = try #require(try store.session(id: "ses_1", tenantId: "tn_a"))
+        try store.updateSession(read, enqueue: nil, personalData: .keep, frameHash: FrameHash(7, deleteAfter: deadline))
+        #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 1)
+        #expect(throws: StoreError.staleVersion) {
+            try store.updateSession(read, enqueue: nil, personalData: .keep, frameHash: FrameHash(8, deleteAfter: deadline))
+        }
+        try store.insertFrameHash(8, sessionId: "ses_2", deleteAfter: deadline)
+        #expect(try store.framesSeenElsewhere(sessionId: "ses_1") == 1)
+    }
+
     @Test(arguments: Backend.allCases) func anUpdateFromAStaleReadIsRefusedAndChangesNothing(_ backend: Backend) throws {
         let store = try Self.seeded(backend)
         try store.insertSession(Self.session("ses_1"))

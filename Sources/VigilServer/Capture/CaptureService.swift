@@ -67,7 +67,9 @@ struct CaptureService {
                 return entry.capture.process(image, captureMs: captureMs, arrival: context.clock.now, contentHash: hash, with: analyzer)
             }
             let retainedUntil = context.clock.now.addingTimeInterval(context.configuration.retention)
-            try context.stored { () throws(StoreError) in try context.store.insertFrameHash(hash, sessionId: record.id, deleteAfter: retainedUntil) }
+            // Stored with the session's update, one write a frame (the frame that ends the session
+            // is not among the "seen elsewhere" its own decision counts).
+            let frameHash = FrameHash(hash, deleteAfter: retainedUntil)
             context.metrics.add("vigil_frames_total")
             // The best frame so far is kept as uploaded, as the audit image.
             let personalData: PersonalDataChange = entry.capture.session.bestFrame?.timestampMs == captureMs
@@ -88,7 +90,7 @@ struct CaptureService {
                         "reasons": .text(decision.reasons.joined(separator: ",")),
                     ])
                 } else {
-                    entry.record = try complete(entry.record, decision, attempt: entry.attempt, personalData: personalData)
+                    entry.record = try complete(entry.record, decision, attempt: entry.attempt, personalData: personalData, frameHash: frameHash)
                 }
             }
             if !entry.record.status.isFinal {
@@ -96,7 +98,7 @@ struct CaptureService {
                 next.status = .capturing
                 next.engineState = entry.state.bytes
                 next.updatedAt = context.clock.now
-                try save(entry, next, personalData: personalData)
+                try save(entry, next, personalData: personalData, frameHash: frameHash)
             }
             return FrameProgress(record: entry.record, attempt: entry.attempt, engine: entry.capture.session, update: retry == nil ? update : nil,
                                  retry: retry, face: entry.capture.runner.lastObservation?.frame.faces.isEmpty == false)
@@ -191,7 +193,7 @@ struct CaptureService {
     /// `event` (when its tenant has one) and `personalData` in one transaction. The one place a
     /// session ends, whether completed, cancelled, erased or expired.
     private func end(_ record: SessionRecord, as status: SessionStatus, event: String?, result: VerdictPayload? = nil,
-                     personalData: PersonalDataChange = .keep, at now: Date? = nil) throws(ServiceError) -> SessionRecord {
+                     personalData: PersonalDataChange = .keep, frameHash: FrameHash? = nil, at now: Date? = nil) throws(ServiceError) -> SessionRecord {
         let now = now ?? context.clock.now
         var ended = record
         ended.status = status
@@ -200,7 +202,7 @@ struct CaptureService {
         context.live.remove(record.id)
         return try context.stored { () throws(StoreError) in
             let webhook = try event.flatMap { (name) throws(StoreError) in try context.event(name, for: ended, result: result, at: now) }
-            return try context.store.updateSession(ended, enqueue: webhook, personalData: personalData)
+            return try context.store.updateSession(ended, enqueue: webhook, personalData: personalData, frameHash: frameHash)
         }
     }
 
@@ -225,7 +227,7 @@ struct CaptureService {
     /// Ends the session with `decision` (on attempt `attempt`): the signed result, the stored
     /// state and the `session.completed` webhook in one transaction.
     private func complete(_ record: SessionRecord, _ decision: LivenessDecision, attempt: Int,
-                          personalData: PersonalDataChange = .keep) throws(ServiceError) -> SessionRecord {
+                          personalData: PersonalDataChange = .keep, frameHash: FrameHash? = nil) throws(ServiceError) -> SessionRecord {
         let checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
         let match = decision.match.map {
             VerdictPayload.Match(matched: $0.matched, similarity: ($0.similarity * 1000).rounded() / 1000, distance: ($0.distance * 1000).rounded() / 1000)
@@ -241,7 +243,8 @@ struct CaptureService {
         completed.result = signed.json
         completed.signedResult = signed.jws
         completed.outcome = decision.outcome.rawValue
-        let stored = try end(completed, as: .completed, event: "session.completed", result: payload, personalData: personalData, at: now)
+        let stored = try end(completed, as: .completed, event: "session.completed", result: payload, personalData: personalData,
+                             frameHash: frameHash, at: now)
         context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")
         for code in decision.feedback { context.metrics.add("vigil_sessions_feedback_total{code=\"\(code.rawValue)\"}") }
         return stored
@@ -305,9 +308,10 @@ struct CaptureService {
 
     /// Stores the entry's record, on a conflict (the session was cancelled, erased or expired
     /// meanwhile) dropping the entry and answering with the session's state as stored.
-    private func save(_ entry: LiveSessions.Entry, _ record: SessionRecord, personalData: PersonalDataChange) throws(ServiceError) {
+    private func save(_ entry: LiveSessions.Entry, _ record: SessionRecord, personalData: PersonalDataChange,
+                      frameHash: FrameHash? = nil) throws(ServiceError) {
         do {
-            entry.record = try context.store.updateSession(record, enqueue: nil, personalData: personalData)
+            entry.record = try context.store.updateSession(record, enqueue: nil, personalData: personalData, frameHash: frameHash)
         } catch .staleVersion {
             context.live.remove(record.id)
             let current = try context.stored { () throws(StoreError) in try context.store.session(id: record.id, tenantId: record.tenantId) }

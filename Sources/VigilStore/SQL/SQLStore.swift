@@ -144,7 +144,7 @@ public class SQLStore: Store, @unchecked Sendable {
 
     @discardableResult
     public func updateSession(_ session: SessionRecord, enqueue webhook: WebhookDelivery?,
-                              personalData: PersonalDataChange) throws(StoreError) -> SessionRecord {
+                              personalData: PersonalDataChange, frameHash: FrameHash?) throws(StoreError) -> SessionRecord {
         var stored = session
         stored.version += 1
         let values = try Self.values(stored)
@@ -156,6 +156,7 @@ public class SQLStore: Store, @unchecked Sendable {
                 """, values)
             guard c.changes == 1 else { throw StoreError.staleVersion }
             if let webhook { try Self.insert(webhook, into: c) }
+            if let frameHash { try Self.insert(frameHash, sessionId: session.id, into: c) }
             switch personalData {
             case .keep: break
             case .storeAuditImage(let image):
@@ -200,10 +201,12 @@ public class SQLStore: Store, @unchecked Sendable {
     }
 
     public func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError) {
-        try locked { c in
-            try c.query("INSERT INTO frame_hashes (hash, session_id, delete_after_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-                        [.integer(Int64(bitPattern: hash)), .text(sessionId), ms(deleteAfter)])
-        }
+        try locked { c in try Self.insert(FrameHash(hash, deleteAfter: deleteAfter), sessionId: sessionId, into: c) }
+    }
+
+    private static func insert(_ frame: FrameHash, sessionId: String, into c: any SQLConnection) throws {
+        try c.query("INSERT INTO frame_hashes (hash, session_id, delete_after_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                    [.integer(Int64(bitPattern: frame.hash)), .text(sessionId), ms(frame.deleteAfter)])
     }
 
     public func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int {
