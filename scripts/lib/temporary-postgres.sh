@@ -1,8 +1,11 @@
 # Sourced: start_temporary_postgres starts a PostgreSQL server of its own in a temporary
 # directory (Unix socket only, no TCP), as the unprivileged `postgres` user when run as root,
 # exports VIGIL_TEST_POSTGRES (libpq key=value settings without a dbname) and stops and removes
-# it when the calling shell exits. Tuned for throwaway data: no fsync.
+# it when the calling shell exits. Tuned for throwaway data (no fsync) unless called with
+# "durable" (PostgreSQL's defaults, for measurements).
 start_temporary_postgres() {
+  local tuning="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${1:-}" = durable ] && tuning=""
   local bin
   bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
   [ -x "$bin/initdb" ] || { echo "PostgreSQL is not installed (scripts/setup installs it)" >&2; return 1; }
@@ -14,7 +17,7 @@ start_temporary_postgres() {
   fi
   "${as[@]}" "$bin/initdb" -D "$PG_TEMP_DIR/data" -U vigil -A trust --no-sync >/dev/null
   "${as[@]}" "$bin/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/server.log" -w -s start \
-    -o "-k $PG_TEMP_DIR -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+    -o "-k $PG_TEMP_DIR -c listen_addresses= -c max_connections=300 $tuning"
   PG_TEMP_STOP=("${as[@]}" "$bin/pg_ctl" -D "$PG_TEMP_DIR/data" -m fast -w -s stop)
   trap 'stop_temporary_postgres' EXIT
   export VIGIL_TEST_POSTGRES="host=$PG_TEMP_DIR user=vigil"
