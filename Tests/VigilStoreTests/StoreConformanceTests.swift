@@ -335,6 +335,24 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// The server dropped every connection (a restart, a network failure): a call on a lost
+    /// connection fails as `unavailable`, never half done, and the next one reconnects.
+    @Test func aStoreReconnectsAfterThePostgreSQLServerDroppedItsConnection() throws {
+        let location = try TestPostgres.newDatabase()
+        let store = try PostgresStore(url: location, connections: 1)
+        try store.insertTenant(Tenant(id: "tn_a", name: "a", createdAt: Self.now))
+        try TestPostgres.dropConnections(location)
+        do {
+            try store.insertSession(Self.session("ses_1"), reference: ReferenceFace(descriptor: [1], deleteAfter: Self.now))
+            Issue.record("a statement on a dropped connection succeeded")
+        } catch {
+            guard case .unavailable = error else { Issue.record("\(error)"); return }
+        }
+        #expect(try store.session(id: "ses_1", tenantId: "tn_a") == nil && store.referenceFace(sessionId: "ses_1") == nil)
+        try store.insertSession(Self.session("ses_1"), reference: ReferenceFace(descriptor: [1], deleteAfter: Self.now))
+        #expect(try store.referenceFace(sessionId: "ses_1")?.descriptor == [1])
+    }
+
     /// Nodes starting together on an empty database: the advisory lock lets each step run once.
     @Test func nodesMigratingTogetherApplyEachStepOnce() throws {
         let location = try TestPostgres.newDatabase()

@@ -14,16 +14,34 @@ public enum TestPostgres {
 
     /// A new database's libpq settings.
     public static func newDatabase() throws -> String {
+        let name = "vigil_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try administer("CREATE DATABASE \(name)")
+        return "\(try serverSettings()) dbname=\(name)"
+    }
+
+    /// Ends every session connected to the database of `settings` (made by `newDatabase`), as a
+    /// server restart or a network failure does.
+    public static func dropConnections(_ settings: String) throws {
+        let name = settings.components(separatedBy: "dbname=").last ?? ""
+        try administer("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+    }
+
+    private static func serverSettings() throws -> String {
         guard let server else {
             throw Unavailable(description: "VIGIL_TEST_POSTGRES is not set: run the tests through scripts/test, which starts PostgreSQL")
         }
-        let name = "vigil_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        guard let connection = PQconnectdb("\(server) dbname=postgres") else { throw Unavailable(description: "libpq: out of memory") }
+        return server
+    }
+
+    /// Runs `sql` on the server's maintenance database.
+    private static func administer(_ sql: String) throws {
+        guard let connection = PQconnectdb("\(try serverSettings()) dbname=postgres") else { throw Unavailable(description: "libpq: out of memory") }
         defer { PQfinish(connection) }
         guard PQstatus(connection) == CONNECTION_OK else { throw Unavailable(description: String(cString: PQerrorMessage(connection))) }
-        let result = PQexec(connection, "CREATE DATABASE \(name)")
+        let result = PQexec(connection, sql)
         defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw Unavailable(description: String(cString: PQerrorMessage(connection))) }
-        return "\(server) dbname=\(name)"
+        guard [PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(result)) else {
+            throw Unavailable(description: String(cString: PQerrorMessage(connection)))
+        }
     }
 }

@@ -12,6 +12,9 @@ final class PostgresConnection: SQLConnection {
     /// Statement names by SQL text, on this connection since it was last (re)opened.
     private var prepared: [String: String] = [:]
     private(set) var changes = 0
+    /// Between a BEGIN and its COMMIT or ROLLBACK: a connection lost then is not reopened until
+    /// the transaction ends, so that no later statement of it runs on a new session outside it.
+    private var inTransaction = false
 
     let beginStatement = "BEGIN"
     /// One lock for every node of a deployment, held to the end of the migration transaction.
@@ -37,14 +40,26 @@ final class PostgresConnection: SQLConnection {
     deinit { PQfinish(handle) }
 
     func execute(_ sql: String) throws(StoreError) {
+        let ends = sql == "COMMIT" || sql == "ROLLBACK"
+        if inTransaction, PQstatus(handle) != CONNECTION_OK {
+            // The server dropped the transaction with the connection: none of it was committed.
+            inTransaction = false
+            if sql == "ROLLBACK" { return }
+            throw .unavailable("the connection to PostgreSQL was lost during a transaction")
+        }
         try reconnectIfBroken()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
+        if ends { inTransaction = false }
         try check(result, sql)
+        if sql == beginStatement { inTransaction = true }
     }
 
     @discardableResult
     func query(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> [[SQLValue]] {
+        if inTransaction, PQstatus(handle) != CONNECTION_OK {
+            throw .unavailable("the connection to PostgreSQL was lost during a transaction")
+        }
         try reconnectIfBroken()
         let name = try statement(sql, parameterCount: values.count)
         var texts: [UnsafeMutablePointer<CChar>?] = []
