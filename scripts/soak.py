@@ -11,7 +11,7 @@ parser.add_argument("frames")
 parser.add_argument("--minutes", type=float, default=30)
 parser.add_argument("--share", type=float, default=0.8)
 parser.add_argument("--port", type=int, default=18190)
-parser.add_argument("--tmpfs", action="store_true", help="put --data on a 64 MiB tmpfs and fill it for a while (root only)")
+parser.add_argument("--tmpfs", action="store_true", help="put --data on a tmpfs and fill it up for a while (root only)")
 args = parser.parse_args()
 
 frames = [open(os.path.join(args.frames, f), "rb").read() for f in sorted(os.listdir(args.frames)) if f.endswith(".jpg")]
@@ -19,7 +19,8 @@ work = tempfile.mkdtemp(prefix="vigil-soak-")
 data = os.path.join(work, "data")
 if args.tmpfs:
     os.makedirs(data)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", data], check=True)
+    # Room for the run's data (about 50 MB every 4 minutes at 13 sessions); the fault fills what is left.
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dm" % max(256, int(args.minutes * 40)), "tmpfs", data], check=True)
 
 # The webhook receiver: counts deliveries by session.
 deliveries, delivery_lock = {}, threading.Lock()
@@ -135,7 +136,7 @@ while time.time() - t0 < duration:
         locked = True
     elif args.tmpfs and not filled and elapsed > duration * 0.75:
         filler = os.path.join(data, "filler")
-        subprocess.run(["dd", "if=/dev/zero", "of=" + filler, "bs=1M", "count=64"], stderr=subprocess.DEVNULL)
+        subprocess.run(["dd", "if=/dev/zero", "of=" + filler, "bs=1M"], stderr=subprocess.DEVNULL)   # until the disk is full
         time.sleep(5)
         os.remove(filler)
         faults.append("disk full for 5 s at %.0f s" % elapsed)

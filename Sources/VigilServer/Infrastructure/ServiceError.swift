@@ -18,3 +18,8 @@ struct ServiceError: Error {
         self.cause = cause
     }
 }
+
+extension ServiceError: CustomStringConvertible {
+    /// As logs show it: the code, and the cause where there is one.
+    var description: String { "\(code.rawValue): \(cause ?? message)" }
+}
