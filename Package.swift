@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilFace", targets: ["VigilFace"]),
         .library(name: "VigilLiveness", targets: ["VigilLiveness"]),
+        .library(name: "VigilDocument", targets: ["VigilDocument"]),
         .library(name: "VigilCrypto", targets: ["VigilCrypto"]),
         .library(name: "VigilHTTP", targets: ["VigilHTTP"]),
         .library(name: "VigilStore", targets: ["VigilStore"]),
@@ -42,6 +43,8 @@ let package = Package(
         ),
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
+        // Identity documents: the machine-readable zone (ICAO 9303), beside VigilFace.
+        .target(name: "VigilDocument", dependencies: ["VigilCore"]),
         // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
         // dependency of the server or SDK products.
         .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"],
@@ -67,6 +70,7 @@ let package = Package(
                                                            "VigilHTTP", "VigilTestSupport", "VigilSDK", "VigilVerifier", "VigilSynthCapture"]),
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore", "VigilTestSupport"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
+        .testTarget(name: "VigilDocumentTests", dependencies: ["VigilDocument"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilCore", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilSynth",
                                                         "VigilTestSupport", "VigilVerifier"]),
