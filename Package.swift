@@ -44,7 +44,10 @@ let package = Package(
         .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
         // Identity documents: the machine-readable zone (ICAO 9303), beside VigilFace.
-        .target(name: "VigilDocument", dependencies: ["VigilCore"]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // Its character matching loops are far too slow unoptimised, as VigilSynth's are.
+        .target(name: "VigilDocument", dependencies: ["VigilCore", "CFreeType"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
         // dependency of the server or SDK products.
         .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"],

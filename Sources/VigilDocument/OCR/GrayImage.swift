@@ -1,0 +1,17 @@
+/// An 8-bit greyscale image, row by row (0 black, 255 white): what the zone's reader works on.
+public struct GrayImage: Sendable, Equatable {
+    public let width: Int, height: Int
+    public var pixels: [UInt8]
+
+    /// A `width` x `height` image filled with `value`.
+    public init(width: Int, height: Int, value: UInt8 = 255) {
+        self.width = width
+        self.height = height
+        pixels = [UInt8](repeating: value, count: width * height)
+    }
+
+    public subscript(x: Int, y: Int) -> UInt8 {
+        get { pixels[y * width + x] }
+        set { pixels[y * width + x] = newValue }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import VigilDocument
+
+/// Zones drawn in OCR-B (Debian's `fonts-ocr-b`) and read back.
+@Suite struct MRZTextReaderTests {
+    static let font = try! OCRBFont(pixelHeight: 40)
+    static let reader = MRZTextReader(font: font)
+
+    static func noisy(_ image: GrayImage, sigma: Double, seed: UInt64) -> GrayImage {
+        var state = seed, out = image
+        func uniform() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for i in out.pixels.indices {
+            let gaussian = (-2 * log(max(1e-12, uniform()))).squareRoot() * cos(2 * Double.pi * uniform())
+            out.pixels[i] = UInt8(max(0, min(255, Double(out.pixels[i]) + gaussian * sigma)))
+        }
+        return out
+    }
+
+    @Test(arguments: [MRZTests.td3, MRZTests.td2, MRZTests.td1])
+    func aCleanZoneReadsBackExactly(_ lines: [String]) throws {
+        let image = MRZRenderer(font: Self.font).render(lines, margin: 12)
+        let read = try Self.reader.read(image)
+        #expect(read.map(\.text) == lines)
+        #expect(try MRZ(lines: read.map(\.text), today: MRZTests.today).checks.all)
+    }
+
+    @Test func aNoisyZoneReadsBackExactly() throws {
+        let image = Self.noisy(MRZRenderer(font: Self.font).render(MRZTests.td3, margin: 12), sigma: 25, seed: 7)
+        #expect(try Self.reader.read(image).map(\.text) == MRZTests.td3)
+    }
+
+    @Test func aBlankImageIsNoZone() {
+        #expect(throws: MRZTextReader.Failure.noLines(found: 0)) { try Self.reader.read(GrayImage(width: 400, height: 100)) }
+    }
+}
