@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import Testing
 import VigilCore
@@ -177,6 +180,27 @@ import VigilVerifier
         let sessions = received.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])?["sessionId"] as? String }
         #expect(received.count == 200 && Set(sessions) == ids, "\(received.count) deliveries for \(Set(sessions).count) sessions")
         #expect(received.allSatisfy { (try? VigilVerifier.verifyWebhook(body: $0.body, signatureHeader: $0.signature, secret: secret)) != nil })
+    }
+
+    @Test func brandingSetThroughOneNodeIsServedByTheOther() throws {
+        let cluster = try Cluster()
+        let (status, _) = ServeCLITests.http("PUT", cluster.nodes[0].base + "/v1/branding", bearer: cluster.apiKey,
+                                             json: ["frameAncestors": ["https://shop.example"], "colors": ["accent": "#112233"]])
+        #expect(status == 200)
+        let session = try cluster.session(on: 0)
+        let (_, branding) = ServeCLITests.http("GET", cluster.nodes[1].base + "/v1/client/branding", bearer: session.token)
+        #expect((branding["colors"] as? [String: Any])?["accent"] as? String == "#112233")
+        var request = URLRequest(url: try #require(URL(string: cluster.nodes[1].base + "/c/" + session.id)))
+        request.httpMethod = "GET"
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var policy: String? }
+        let box = Box()
+        URLSession.shared.dataTask(with: request) { _, response, _ in
+            box.policy = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Security-Policy")
+            done.signal()
+        }.resume()
+        done.wait()
+        #expect(box.policy?.hasSuffix("frame-ancestors https://shop.example") == true, "\(box.policy ?? "none")")
     }
 
     @Test func aKeyRotatedOnTheDatabaseSignsOnOneNodeAndVerifiesOnTheOther() throws {
