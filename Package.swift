@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "VigilSynthCapture", dependencies: ["VigilCore", "VigilFace", "VigilSynth", "VigilSDK"]),
         .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP", "CCurl"],
                 resources: [.copy("Resources/capture")]),
-        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
+        .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilDocument", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
                                                       "VigilSynthCapture"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         // Test tooling: its raw HTTP client is the tests' own.
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilDocumentTests", dependencies: ["VigilDocument"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilCore", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilSynth",
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilCore", "VigilDocument", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilSynth",
                                                         "VigilTestSupport", "VigilVerifier"]),
     ],
     swiftLanguageModes: [.v6],

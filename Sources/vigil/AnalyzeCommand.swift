@@ -63,7 +63,7 @@ enum AnalyzeCommand {
 
 /// Reads image files for CLI commands, turning every failure into a `bad_image` CLIError.
 enum ImageLoader {
-    static func load(_ path: String) throws -> Image {
+    static func load(_ path: String, maxPixels: Int = Image.defaultMaxPixels) throws -> Image {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -71,7 +71,7 @@ enum ImageLoader {
             throw CLIError(code: "bad_image", message: "\(path): cannot be read")
         }
         do {
-            return try Image(encoded: data)
+            return try Image(encoded: data, maxPixels: maxPixels)
         } catch {
             throw CLIError(code: "bad_image", message: "\(path): \(error.description)")
         }

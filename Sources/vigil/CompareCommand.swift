@@ -18,7 +18,7 @@ enum CompareCommand {
         guard args.positionals.count == 2 else { throw CLIError.usage("usage: \(usage)") }
         let threshold = try args.double("threshold", default: FaceMatcher.defaultThreshold, range: 0.01...2)
         let minFace = try args.double("min-face", default: DetectionOptions.photos.minFaceFraction, range: 0.01...1)
-        let images = try args.positionals.map(ImageLoader.load)
+        let images = try args.positionals.map { try ImageLoader.load($0) }
         let analyzer = try FaceAnalyzer(models: try FaceModels())
         var descriptors: [FaceDescriptor] = []
         var counts: [Int] = []

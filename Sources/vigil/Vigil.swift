@@ -8,6 +8,7 @@ struct Vigil {
     usage: vigil <command> [arguments]
       analyze IMAGE...       faces, landmarks, head pose, eye/mouth openness, quality (JSON)
       compare A B            1:1 face comparison (exit 0 match, 1 no match, 2 error)
+      document IMAGE         an identity document's machine-readable zone (exit 0 valid, 1 invalid, expired or unreadable, 2 bad input)
       liveness SESSION_DIR   the liveness engine on a recorded session (exit 0 passed, 1 failed, 2 bad input)
       synth session|eval     synthetic sessions and attacks from photos; the liveness evaluation
       serve                  the verification server (HTTP API, capture page, signed results)
@@ -20,7 +21,7 @@ struct Vigil {
 
     /// Each command's usage, printed by `vigil COMMAND --help`.
     static let commandUsage: [String: String] = [
-        "analyze": AnalyzeCommand.usage, "compare": CompareCommand.usage, "liveness": LivenessCommand.usage, "synth": SynthCommand.usage,
+        "analyze": AnalyzeCommand.usage, "compare": CompareCommand.usage, "document": DocumentCommand.usage, "liveness": LivenessCommand.usage, "synth": SynthCommand.usage,
         "serve": ServeCommand.usage, "tenants": AdminCommands.usage, "keys": AdminCommands.usage, "sessions": AdminCommands.usage,
         "webhooks": AdminCommands.usage, "capture": CaptureCommand.usage,
     ]
@@ -41,6 +42,7 @@ struct Vigil {
             switch command {
             case "analyze": status = try AnalyzeCommand.run(arguments)
             case "compare": status = try CompareCommand.run(arguments)
+            case "document": status = try DocumentCommand.run(arguments)
             case "liveness": status = try LivenessCommand.run(arguments)
             case "synth": status = try SynthCommand.run(arguments)
             case "serve": status = try ServeCommand.run(arguments)

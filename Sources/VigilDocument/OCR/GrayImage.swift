@@ -14,4 +14,14 @@ public struct GrayImage: Sendable, Equatable {
         get { pixels[y * width + x] }
         set { pixels[y * width + x] = newValue }
     }
+
+    /// The luma (BT.601) of interleaved RGB pixels.
+    public init(rgb: [UInt8], width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixels = (0..<(width * height)).map { i -> UInt8 in
+            let r = 299 * Int(rgb[3 * i]), g = 587 * Int(rgb[3 * i + 1]), b = 114 * Int(rgb[3 * i + 2])
+            return UInt8((r + g + b) / 1000)
+        }
+    }
 }

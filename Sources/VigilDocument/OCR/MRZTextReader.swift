@@ -152,8 +152,8 @@ public struct MRZTextReader: Sendable {
         return UInt8(best.level + 1)
     }
 
-    /// Runs of rows holding ink, each at least a fifth as tall as the tallest.
-    static func lineBands(_ ink: [Bool], width: Int, height: Int) -> [Range<Int>] {
+    /// Runs of rows holding ink, each at least a fifth as tall as the tallest unless `keepShort`.
+    static func lineBands(_ ink: [Bool], width: Int, height: Int, keepShort: Bool = false) -> [Range<Int>] {
         let counts = (0..<height).map { y in (0..<width).reduce(0) { $0 + (ink[y * width + $1] ? 1 : 0) } }
         let minimum = max(2, (counts.max() ?? 0) / 20)
         var bands: [Range<Int>] = [], start: Int?
@@ -166,7 +166,7 @@ public struct MRZTextReader: Sendable {
             }
         }
         let tallest = bands.map(\.count).max() ?? 0
-        return bands.filter { $0.count * 5 >= tallest }
+        return keepShort ? bands.filter { $0.count >= 3 } : bands.filter { $0.count * 5 >= tallest }
     }
 
     /// The columns from the first to the last holding ink within `rows`.

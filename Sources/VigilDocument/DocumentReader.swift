@@ -1,0 +1,35 @@
+/// Reads an identity document from an upright photo or scan of it: finds the machine-readable
+/// zone, reads its characters and parses them. (Finding a document turned or in perspective,
+/// and its portrait, are still to come: issue 18.)
+public struct DocumentReader: Sendable {
+    /// What a photo gave.
+    public enum Reading: Sendable, Equatable {
+        /// A zone, parsed, with the smallest margin of any of its characters.
+        case read(MRZ, leastMargin: Double)
+        /// No zone could be read; why, for a person.
+        case unreadable(String)
+    }
+
+    private let reader: MRZTextReader
+
+    /// A reader with OCR-B templates from `font` (Debian's `fonts-ocr-b` by default).
+    public init(font: OCRBFont) {
+        reader = MRZTextReader(font: font)
+    }
+
+    public func read(_ image: GrayImage, today: MRZDate) -> Reading {
+        guard let zone = MRZLocator.zone(in: image) else { return .unreadable("no machine-readable zone found") }
+        let lines: [MRZTextReader.Line]
+        do {
+            lines = try reader.read(zone)
+        } catch {
+            return .unreadable("the machine-readable zone could not be read")
+        }
+        do {
+            let mrz = try MRZ(lines: lines.map(\.text), today: today)
+            return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0)
+        } catch {
+            return .unreadable("the lines read are not a machine-readable zone")
+        }
+    }
+}

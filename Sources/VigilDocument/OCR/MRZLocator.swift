@@ -1,0 +1,56 @@
+/// Finds the machine-readable zone on an upright image of a document: the last two or three
+/// consecutive lines of text that run across most of the document with the rhythm of a
+/// fixed-pitch line (dozens of characters), of one height.
+public enum MRZLocator {
+    /// The part of `image` holding the zone (with a small margin), nil when there is none.
+    public static func zone(in image: GrayImage) -> GrayImage? {
+        let threshold = MRZTextReader.otsu(image)
+        let ink = image.pixels.map { $0 < threshold }
+        let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
+        // A zone line: wide, and broken into many characters.
+        let lines = bands.map { rows -> (rows: Range<Int>, columns: Range<Int>, zoneLike: Bool) in
+            let columns = MRZTextReader.extent(ink, width: image.width, rows: rows)
+            let runs = characterRuns(ink, width: image.width, rows: rows, columns: columns)
+            return (rows, columns, columns.count * 10 >= image.width * 6 && runs >= 20 && rows.count * 3 <= columns.count / 10)
+        }
+        // The last group of 2 or 3 consecutive zone-like lines of similar height.
+        var index = lines.count - 1
+        while index >= 0 {
+            guard lines[index].zoneLike else { index -= 1; continue }
+            var start = index
+            while start > 0, lines[start - 1].zoneLike, index - start + 1 < 3,
+                  abs(lines[start - 1].rows.count - lines[index].rows.count) * 3 <= lines[index].rows.count { start -= 1 }
+            let group = lines[start...index]
+            if group.count >= 2 {
+                let top = group.first!.rows.lowerBound, bottom = group.last!.rows.upperBound
+                let left = group.map(\.columns.lowerBound).min()!, right = group.map(\.columns.upperBound).max()!
+                let margin = group.first!.rows.count / 2
+                return crop(image, x: left - margin, y: top - margin, width: right - left + 2 * margin, height: bottom - top + 2 * margin)
+            }
+            index = start - 1
+        }
+        return nil
+    }
+
+    /// Runs of columns holding ink within `rows`: about one per character on a zone line.
+    static func characterRuns(_ ink: [Bool], width: Int, rows: Range<Int>, columns: Range<Int>) -> Int {
+        var runs = 0, inRun = false
+        for x in columns {
+            let inked = rows.contains { ink[$0 * width + x] }
+            if inked, !inRun { runs += 1 }
+            inRun = inked
+        }
+        return runs
+    }
+
+    static func crop(_ image: GrayImage, x: Int, y: Int, width: Int, height: Int) -> GrayImage {
+        var out = GrayImage(width: width, height: height)
+        for cy in 0..<height {
+            for cx in 0..<width {
+                let px = x + cx, py = y + cy
+                if px >= 0, py >= 0, px < image.width, py < image.height { out[cx, cy] = image[px, py] }
+            }
+        }
+        return out
+    }
+}

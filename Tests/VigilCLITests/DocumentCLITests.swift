@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import VigilDocument
+import VigilFace
+
+/// `vigil document IMAGE` on pages drawn with OCR-B: JSON out, exit 0 valid, 1 invalid or
+/// unreadable, 2 bad input.
+@Suite struct DocumentCLITests {
+    static let specimen = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+
+    /// A page (as JPEG) with a few printed fields and `zone` at the bottom.
+    static func page(_ zone: [String]) throws -> String {
+        var page = GrayImage(width: 1400, height: 700, value: 240)
+        let fields = MRZRenderer(font: try OCRBFont(pixelHeight: 24)).render(["PASSPORT  UTO", "ERIKSSON", "ANNA MARIA"], margin: 0)
+        let lines = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 0)
+        for (image, x, y) in [(fields, 400, 100), (lines, (1400 - lines.width) / 2, 700 - lines.height - 50)] {
+            for py in 0..<image.height { for px in 0..<image.width { page[x + px, y + py] = min(page[x + px, y + py], image[px, py]) } }
+        }
+        let rgb = page.pixels.flatMap { [$0, $0, $0] }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-document-\(UUID().uuidString).jpg").path
+        try Data(try Image(rgb: rgb, width: page.width, height: page.height).jpegData(quality: 90)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aPassportPageIsReadWithEveryFieldAndExitsZero() throws {
+        let path = try Self.page(Self.specimen)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLITests.run(["document", path])
+        let json = try #require(run.json as? [String: Any], "\(run.stderr)")
+        #expect(run.status == 1)   // read, every check digit holds, but ICAO's specimen expired in 2012
+        #expect(json["documentNumber"] as? String == "L898902C3" && json["surname"] as? String == "ERIKSSON" && json["givenNames"] as? String == "ANNA MARIA")
+        #expect(json["dateOfBirth"] as? String == "1974-08-12" && json["expiryDate"] as? String == "2012-04-15" && json["type"] as? String == "TD3")
+        let checks = try #require(json["checks"] as? [String: Any])
+        #expect(checks["checkDigits"] as? Bool == true && checks["expired"] as? Bool == true)
+    }
+
+    @Test func aValidUnexpiredPassportExitsZeroAndAMisprintedOneExitsOne() throws {
+        // The specimen with an expiry in 2034 and its check digits recomputed.
+        var line2 = Array(Self.specimen[1])
+        line2.replaceSubrange(21..<28, with: "3404159")
+        let composite = MRZCheckDigit.of(String(line2[0..<10]) + String(line2[13..<20]) + String(line2[21..<43]))
+        line2[43] = Character(String(composite))
+        let valid = try Self.page([Self.specimen[0], String(line2)])
+        defer { try? FileManager.default.removeItem(atPath: valid) }
+        let run = try CLITests.run(["document", valid])
+        #expect(run.status == 0, "\(String(decoding: run.stdout, as: UTF8.self))")
+        line2[43] = Character(String((composite + 1) % 10))
+        let misprinted = try Self.page([Self.specimen[0], String(line2)])
+        defer { try? FileManager.default.removeItem(atPath: misprinted) }
+        let bad = try CLITests.run(["document", misprinted])
+        #expect(bad.status == 1 && ((bad.json as? [String: Any])?["checks"] as? [String: Any])?["checkDigits"] as? Bool == false)
+    }
+
+    @Test func noZoneExitsOneAndBadInputExitsTwo() throws {
+        let blank = try Self.page([])
+        defer { try? FileManager.default.removeItem(atPath: blank) }
+        let run = try CLITests.run(["document", blank])
+        #expect(run.status == 1 && (run.json as? [String: Any])?["readable"] as? Bool == false)
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-not-an-image-\(UUID().uuidString).jpg").path
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
+        defer { try? FileManager.default.removeItem(atPath: text) }
+        #expect(try CLITests.run(["document", text]).status == 2)
+        #expect(try CLITests.run(["document"]).status == 2)
+    }
+}
