@@ -54,7 +54,8 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The synthetic person as an SDK frame source: joins tooling to the SDK protocol, so neither depends on the other.
         .target(name: "VigilSynthCapture", dependencies: ["VigilCore", "VigilFace", "VigilSynth", "VigilSDK"]),
-        .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilStore", "VigilHTTP", "CCurl"],
+        .target(name: "VigilServer", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilLiveness", "VigilDocument", "VigilStore", "VigilHTTP",
+                                                     "CCurl"],
                 resources: [.copy("Resources/capture")]),
         .executableTarget(name: "vigil", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilDocument", "VigilSynth", "VigilServer", "VigilStore", "VigilSDK",
                                                       "VigilSynthCapture"]),

@@ -1,3 +1,6 @@
+import Foundation
+import VigilCore
+
 /// Reads an identity document from an upright photo or scan of it: finds the machine-readable
 /// zone, reads its characters and parses them. (Finding a document turned or in perspective,
 /// and its portrait, are still to come: issue 18.)
@@ -31,5 +34,37 @@ public struct DocumentReader: Sendable {
         } catch {
             return .unreadable("the lines read are not a machine-readable zone")
         }
+    }
+}
+
+extension DocumentResult {
+    /// What `reading` says, with expiry judged on `today`.
+    public init(_ reading: DocumentReader.Reading, today: MRZDate) {
+        switch reading {
+        case .unreadable(let reason):
+            self = .unreadable(reason)
+        case .read(let mrz, _):
+            self.init(checks: Checks(readable: true, checkDigits: mrz.checks.checkDigits, dates: mrz.checks.dates, fields: mrz.checks.fields,
+                                     expired: mrz.isExpired(on: today)))
+            type = mrz.format.rawValue.uppercased()
+            documentCode = mrz.documentCode
+            issuingState = mrz.issuingState
+            documentNumber = mrz.documentNumber
+            surname = mrz.surname
+            givenNames = mrz.givenNames
+            nationality = mrz.nationality
+            dateOfBirth = mrz.dateOfBirth?.description
+            expiryDate = mrz.expiryDate?.description
+            sex = mrz.sex
+            optionalData = mrz.optionalData
+        }
+    }
+}
+
+extension MRZDate {
+    /// Today in UTC.
+    public static var today: MRZDate {
+        let now = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
+        return MRZDate(year: now.year ?? 1970, month: now.month ?? 1, day: now.day ?? 1)
     }
 }

@@ -53,6 +53,7 @@ public final class VigilServer: Sendable {
         DeviceAPI.register(&router, context)
         PublicAPI.register(&router, context)
         BrandingAPI.register(&router, context)
+        DocumentAPI.register(&router, context)
         if configuration.demo { DemoPage.register(&router, context) }
         routes = router.routes.map { ($0.method, $0.pattern) }
         self.router = router

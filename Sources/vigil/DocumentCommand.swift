@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 import VigilDocument
 import VigilFace
 
@@ -8,17 +9,10 @@ import VigilFace
 enum DocumentCommand {
     static let usage = "vigil document IMAGE    (an upright photo or scan of the page with the machine-readable zone)"
 
+    /// The result, with the lines as read and the least margin of a character over the next best.
     struct Report: Encodable {
-        struct Checks: Encodable {
-            let checkDigits: Bool, dates: Bool, fields: Bool, expired: Bool, readable: Bool
-        }
-        let readable: Bool
-        let reason: String?
-        let type: String?, documentCode: String?, issuingState: String?, documentNumber: String?, surname: String?, givenNames: String?
-        let nationality: String?, dateOfBirth: String?, sex: String?, expiryDate: String?, optionalData: String?
-        let checks: Checks?
+        let document: DocumentResult
         let lines: [String]?
-        /// The smallest margin of a character's template over the next best one.
         let leastMargin: Double?
     }
 
@@ -32,23 +26,15 @@ enum DocumentCommand {
         } catch {
             throw CLIError(code: "font_unavailable", message: error.description)
         }
-        let now = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
-        let today = MRZDate(year: now.year ?? 2026, month: now.month ?? 1, day: now.day ?? 1)
-        switch DocumentReader(font: font).read(GrayImage(rgb: image.rgb, width: image.width, height: image.height), today: today) {
-        case .unreadable(let reason):
-            try printJSON(Report(readable: false, reason: reason, type: nil, documentCode: nil, issuingState: nil, documentNumber: nil, surname: nil,
-                                 givenNames: nil, nationality: nil, dateOfBirth: nil, sex: nil, expiryDate: nil, optionalData: nil, checks: nil,
-                                 lines: nil, leastMargin: nil))
-            return 1
-        case .read(let mrz, let margin):
-            let checks = Report.Checks(checkDigits: mrz.checks.checkDigits, dates: mrz.checks.dates, fields: mrz.checks.fields,
-                                       expired: mrz.isExpired(on: today), readable: true)
-            try printJSON(Report(readable: true, reason: nil, type: mrz.format.rawValue.uppercased(), documentCode: mrz.documentCode,
-                                 issuingState: mrz.issuingState, documentNumber: mrz.documentNumber, surname: mrz.surname, givenNames: mrz.givenNames,
-                                 nationality: mrz.nationality, dateOfBirth: mrz.dateOfBirth?.description, sex: mrz.sex,
-                                 expiryDate: mrz.expiryDate?.description, optionalData: mrz.optionalData, checks: checks, lines: mrz.lines,
-                                 leastMargin: (margin * 1000).rounded() / 1000))
-            return mrz.checks.all && !checks.expired ? 0 : 1
+        let today = MRZDate.today
+        let reading = DocumentReader(font: font).read(GrayImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        let result = DocumentResult(reading, today: today)
+        var lines: [String]?, margin: Double?
+        if case .read(let mrz, let least) = reading {
+            lines = mrz.lines
+            margin = (least * 1000).rounded() / 1000
         }
+        try printJSON(Report(document: result, lines: lines, leastMargin: margin))
+        return result.checks.valid ? 0 : 1
     }
 }

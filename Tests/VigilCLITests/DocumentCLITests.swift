@@ -26,7 +26,7 @@ import VigilFace
         let path = try Self.page(Self.specimen)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try CLITests.run(["document", path])
-        let json = try #require(run.json as? [String: Any], "\(run.stderr)")
+        let json = try #require((run.json as? [String: Any])?["document"] as? [String: Any], "\(run.stderr)")
         #expect(run.status == 1)   // read, every check digit holds, but ICAO's specimen expired in 2012
         #expect(json["documentNumber"] as? String == "L898902C3" && json["surname"] as? String == "ERIKSSON" && json["givenNames"] as? String == "ANNA MARIA")
         #expect(json["dateOfBirth"] as? String == "1974-08-12" && json["expiryDate"] as? String == "2012-04-15" && json["type"] as? String == "TD3")
@@ -48,14 +48,16 @@ import VigilFace
         let misprinted = try Self.page([Self.specimen[0], String(line2)])
         defer { try? FileManager.default.removeItem(atPath: misprinted) }
         let bad = try CLITests.run(["document", misprinted])
-        #expect(bad.status == 1 && ((bad.json as? [String: Any])?["checks"] as? [String: Any])?["checkDigits"] as? Bool == false)
+        let document = (bad.json as? [String: Any])?["document"] as? [String: Any]
+        #expect(bad.status == 1 && (document?["checks"] as? [String: Any])?["checkDigits"] as? Bool == false)
     }
 
     @Test func noZoneExitsOneAndBadInputExitsTwo() throws {
         let blank = try Self.page([])
         defer { try? FileManager.default.removeItem(atPath: blank) }
         let run = try CLITests.run(["document", blank])
-        #expect(run.status == 1 && (run.json as? [String: Any])?["readable"] as? Bool == false)
+        let document = (run.json as? [String: Any])?["document"] as? [String: Any]
+        #expect(run.status == 1 && (document?["checks"] as? [String: Any])?["readable"] as? Bool == false && document?["reason"] != nil)
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-not-an-image-\(UUID().uuidString).jpg").path
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
         defer { try? FileManager.default.removeItem(atPath: text) }

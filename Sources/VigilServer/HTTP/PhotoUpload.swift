@@ -14,20 +14,24 @@ enum PhotoUpload {
     /// Request body limit for two photos.
     static let bodyLimitForTwo = 2 * (maxBytes / 3 * 4) + 1024 * 1024
 
-    /// The largest face of the photo in `field`.
-    static func face(_ base64: String, field: String, _ context: ServerContext) throws(HTTPError) -> PhotoFace {
+    /// The photo in `field`, decoded within `maxPixels`.
+    static func image(_ base64: String, field: String, maxPixels: Int = PhotoUpload.maxPixels) throws(HTTPError) -> Image {
         guard base64.utf8.count <= maxBytes / 3 * 4 + 4 else {
             throw HTTPError(.imageTooLarge, "'\(field)' is larger than \(maxBytes / 1024 / 1024) MB")
         }
         guard let data = Data(base64Encoded: base64) else {
             throw HTTPError(.invalidField, "'\(field)' is not standard base64")
         }
-        let image: Image
         do {
-            image = try Image(encoded: data, maxPixels: maxPixels)
+            return try Image(encoded: data, maxPixels: maxPixels)
         } catch {
             throw HTTPError(.invalidImage, "'\(field)' is not a decodable JPEG or PNG: \(error.description)")
         }
+    }
+
+    /// The largest face of the photo in `field`.
+    static func face(_ base64: String, field: String, _ context: ServerContext) throws(HTTPError) -> PhotoFace {
+        let image = try image(base64, field: field)
         let analyzers: AnalyzerPool
         do {
             analyzers = try context.analyzers()

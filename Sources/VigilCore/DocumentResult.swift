@@ -1,0 +1,58 @@
+/// An identity document as read from its machine-readable zone (`POST /v1/documents/read`,
+/// `vigil document`): the fields as printed, and the checks. Nothing is corrected.
+public struct DocumentResult: Codable, Hashable, Sendable {
+    /// `TD1`, `TD2` or `TD3`.
+    public var type: String?
+    public var documentCode: String?
+    public var issuingState: String?
+    public var documentNumber: String?
+    public var surname: String?
+    public var givenNames: String?
+    public var nationality: String?
+    /// ISO 8601 dates (`1974-08-12`); nil where the zone's date is not a calendar date.
+    public var dateOfBirth: String?
+    public var expiryDate: String?
+    /// `M`, `F` or `X`; nil for unspecified.
+    public var sex: String?
+    public var optionalData: String?
+    public var checks: Checks
+    /// Why nothing was read, when `checks.readable` is false.
+    public var reason: String?
+
+    /// What holds of the reading.
+    public struct Checks: Codable, Hashable, Sendable {
+        /// A zone was found and parsed.
+        public var readable: Bool
+        /// Every check digit holds, the composite one included.
+        public var checkDigits: Bool
+        /// Both dates are calendar dates.
+        public var dates: Bool
+        /// Every field holds only the characters its kind allows.
+        public var fields: Bool
+        /// The expiry date has passed (or cannot be read).
+        public var expired: Bool
+
+        /// Checks with every value given.
+        public init(readable: Bool, checkDigits: Bool, dates: Bool, fields: Bool, expired: Bool) {
+            self.readable = readable
+            self.checkDigits = checkDigits
+            self.dates = dates
+            self.fields = fields
+            self.expired = expired
+        }
+
+        /// Read, every check holding, not expired.
+        public var valid: Bool { readable && checkDigits && dates && fields && !expired }
+    }
+
+    /// Nothing read, for `reason`.
+    public static func unreadable(_ reason: String) -> DocumentResult {
+        DocumentResult(checks: Checks(readable: false, checkDigits: false, dates: false, fields: false, expired: false), reason: reason)
+    }
+
+    /// A result with its checks; the fields are set one by one.
+    public init(checks: Checks, reason: String? = nil) {
+        self.checks = checks
+        self.reason = reason
+    }
+}
