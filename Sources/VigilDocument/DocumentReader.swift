@@ -1,9 +1,9 @@
 import Foundation
 import VigilCore
 
-/// Reads an identity document from an upright photo or scan of it: finds the machine-readable
-/// zone, reads its characters and parses them. (Finding a document turned or in perspective,
-/// and its portrait, are still to come: issue 18.)
+/// Reads an identity document from a photo or scan of it, upright or turned by a few degrees:
+/// finds the machine-readable zone, reads its characters and parses them. (A document seen in
+/// perspective, and its portrait, are still to come: issue 18.)
 public struct DocumentReader: Sendable {
     /// What a photo gave.
     public enum Reading: Sendable, Equatable {
@@ -21,7 +21,10 @@ public struct DocumentReader: Sendable {
     }
 
     public func read(_ image: GrayImage, today: MRZDate) -> Reading {
-        guard let zone = MRZLocator.zone(in: image) else { return .unreadable("no machine-readable zone found") }
+        // A page turned by a few degrees is straightened first (`Deskew`).
+        let tilt = Deskew.angle(of: image)
+        let upright = abs(tilt) >= 0.3 ? Deskew.rotated(image, by: -tilt) : image
+        guard let zone = MRZLocator.zone(in: upright) else { return .unreadable("no machine-readable zone found") }
         let lines: [MRZTextReader.Line]
         do {
             lines = try reader.read(zone)
