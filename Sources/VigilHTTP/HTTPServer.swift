@@ -46,6 +46,8 @@ public final class HTTPServer: Sendable {
 
     /// The port listened on.
     public let port: UInt16
+    /// Requests of `offloaded` routes waiting for a worker thread.
+    public var queuedRequests: Int { context.takeUnretainedValue().workers.queued }
     private let daemon: Daemon
     private let context: Unmanaged<Context>
 

@@ -31,6 +31,13 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Jobs waiting for a thread.
+    var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count - head
+    }
+
     /// Lets queued jobs finish, then ends the threads (they hold no reference once ended).
     func stop() {
         condition.lock()

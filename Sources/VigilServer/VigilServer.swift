@@ -69,6 +69,7 @@ public final class VigilServer: Sendable {
         } catch {
             throw ServerError(description: error.description)
         }
+        context.admission.measureQueue { [weak http] in http?.queuedRequests ?? 0 }
         let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1"
             : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"

@@ -46,6 +46,22 @@ import VigilTestSupport
         #expect(admission.admit(sessionId: "a", at: start.addingTimeInterval(Double(waitMs) / 1000)) == .accept)
     }
 
+    /// A frame that would wait longer than 50 ms behind those already queued for the workers is
+    /// shed on its headers at once, not answered late: 12 queued frames of 10 ms on two threads
+    /// are 60 ms of waiting, 8 are 40.
+    @Test func aFrameThatWouldWaitTooLongForAWorkerIsShedAtOnce() {
+        let admission = FrameAdmission(threads: 2, capacity: 1000)
+        let queued = Mutex(12)
+        admission.measureQueue { queued.withLock { $0 } }
+        guard case .shed(let waitMs) = admission.admit(sessionId: "a", at: start) else {
+            Issue.record("a frame behind 60 ms of work was taken")
+            return
+        }
+        #expect(waitMs == 100)
+        queued.withLock { $0 = 8 }
+        #expect(admission.admit(sessionId: "a", at: start) == .accept)
+    }
+
     /// Measured, the capacity is 85% of what the threads serve at the running mean of a frame's
     /// cost: frames of 100 ms on two threads make about 17 a second, one session.
     @Test func theMeasuredCapacityFollowsWhatFramesCost() {

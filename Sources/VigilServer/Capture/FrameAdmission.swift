@@ -16,7 +16,8 @@ final class FrameAdmission: Sendable {
         case accept
         /// A session not yet admitted waits: its first frames are refused until there is room.
         case refuseSession(retryAfterMs: Int)
-        /// An admitted session's frame beyond the node's capacity: dropped unread, sent again later.
+        /// An admitted session's frame beyond the node's capacity, or that would wait longer
+        /// than `maxQueueMs` for a worker: dropped unread, sent again later.
         case shed(retryAfterMs: Int)
     }
 
@@ -30,6 +31,9 @@ final class FrameAdmission: Sendable {
     static let initialFrameMs = 10.0
     /// Weight of each new frame in the running mean of frame cost.
     static let smoothing = 0.05
+    /// The longest a frame may expect to wait for a worker: beyond it, it is shed on its headers
+    /// at once rather than answered late (or shed after waiting, `maxFrameWait`).
+    static let maxQueueMs = 50.0
 
     private struct State {
         var frameMs: Double
@@ -41,6 +45,11 @@ final class FrameAdmission: Sendable {
     private let threads: Int
     private let fixedCapacity: Double?
     private let state: Mutex<State>
+    /// Frames (and other offloaded requests) waiting for a worker; set once the HTTP server runs.
+    private let queue = Mutex<(@Sendable () -> Int)?>(nil)
+
+    /// Tells admission how many requests wait for a worker.
+    func measureQueue(_ depth: @escaping @Sendable () -> Int) { queue.withLock { $0 = depth } }
 
     /// Admission for `threads` frame-serving worker threads; `capacity` (frames a second) fixes the
     /// capacity instead of measuring it.
@@ -61,7 +70,8 @@ final class FrameAdmission: Sendable {
 
     /// The decision for a frame of `sessionId` arriving at `now`.
     func admit(sessionId: String, at now: Date) -> Decision {
-        state.withLock { s in
+        let queued = queue.withLock { $0 }?() ?? 0
+        return state.withLock { s in
             let capacity = capacity(s)
             refill(&s, capacity: capacity, at: now)
             if s.admitted[sessionId] == nil {
@@ -73,6 +83,8 @@ final class FrameAdmission: Sendable {
                 }
             }
             s.admitted[sessionId] = now
+            let expectedWait = Double(queued) * s.frameMs / Double(threads)
+            guard expectedWait <= Self.maxQueueMs else { return .shed(retryAfterMs: min(1000, max(100, Int(expectedWait.rounded(.up))))) }
             guard s.tokens >= 1 else {
                 let waitMs = Int(((1 - s.tokens) / capacity * 1000).rounded(.up))
                 return .shed(retryAfterMs: min(1000, max(100, waitMs)))
