@@ -188,6 +188,9 @@ public struct LivenessSession: Codable, Sendable {
         ]
         if plan.reflection != nil {
             checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
+        } else if policy.type.includesReflection {
+            // A plan without the sequence its policy asks for (a hand-made session file) never passes.
+            checks["reflection"] = CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_planned")
         }
         if let clock = evidence.captureClock { checks["captureClock"] = clock.result }
         if let elsewhere = evidence.framesSeenElsewhere {

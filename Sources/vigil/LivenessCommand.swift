@@ -65,6 +65,10 @@ enum LivenessCommand {
         guard (1...maxFrames).contains(file.frames.count) else {
             throw CLIError(code: "bad_session", message: "a session has 1...\(maxFrames) frames, this one \(file.frames.count)")
         }
+        guard policy.type.includesReflection == (file.reflection != nil) else {
+            throw CLIError(code: "bad_session", message: policy.type.includesReflection ? "the policy asks for the reflection sequence, the session has none"
+                                                                                      : "the session has a reflection sequence its policy does not ask for")
+        }
         let limits = ReflectionSequence.limits
         if let r = file.reflection, !limits.stepMs.contains(r.stepMs) || !limits.colors.contains(r.colors.count) {
             throw CLIError(code: "bad_session", message: "reflection needs \(limits.colors) colours and stepMs in \(limits.stepMs)")

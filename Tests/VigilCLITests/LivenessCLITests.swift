@@ -57,6 +57,12 @@ import VigilFace
         let invalid = try CLITests.run(["liveness", badPolicy.path])
         #expect(invalid.status == 2 && invalid.errorCode == "invalid_policy" && invalid.stderr.contains("challengeTimeout"))
 
+        // The policy asks for the flashes; the file has none (the engine would otherwise pass it without them).
+        let noReflection = try Self.stillPhotoSession(policy: #""policy": {"count": 1, "type": "both"}, "challenges": [{"kind": "blink"}]"#, frames: 2)
+        defer { try? FileManager.default.removeItem(at: noReflection) }
+        let unplanned = try CLITests.run(["liveness", noReflection.path])
+        #expect(unplanned.status == 2 && unplanned.errorCode == "bad_session" && unplanned.stderr.contains("reflection"))
+
         let escaping = try Self.stillPhotoSession(policy: #""riskLevel": "free", "challenges": [{"kind": "blink"}]"#, frames: 2)
         defer { try? FileManager.default.removeItem(at: escaping) }
         let json = try String(contentsOf: escaping.appendingPathComponent("session.json"), encoding: .utf8)

@@ -61,6 +61,18 @@ import VigilFace
         #expect(passes == 10)
     }
 
+    /// A plan without the reflection its policy asks for (a hand-made session file) never passes,
+    /// however well the person does the motions.
+    @Test func aPlanMissingItsPolicysReflectionFails() throws {
+        let policy = try LivenessPolicy.preset(.medium).validated()
+        #expect(policy.type.includesReflection)
+        var generator = PlanGenerator.seeded(9)
+        let planned = ChallengePlanner.plan(for: policy, using: &generator)
+        var session = LivenessSession(policy: policy, plan: ChallengePlan(motions: planned.motions, holdMs: planned.holdMs, reflection: nil))
+        let decision = Self.run(&session, person: Subject())
+        #expect(decision.outcome == .failed && decision.checks["reflection"]?.reason == "reflection_not_planned")
+    }
+
     @Test func aSessionStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {
         let policy = try LivenessPolicy.preset(.high).validated()
         var generator = PlanGenerator.seeded(11)
