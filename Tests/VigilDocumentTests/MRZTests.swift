@@ -92,3 +92,45 @@ import Testing
         #expect(try !MRZ(lines: lines, today: Self.today).checks.fields)
     }
 }
+
+extension MRZTests {
+    static let anna = MRZComposer.Fields(documentCode: "P", issuingState: "UTO", documentNumber: "L898902C3", surname: "ERIKSSON",
+                                         givenNames: "ANNA MARIA", nationality: "UTO", dateOfBirth: MRZDate(year: 1974, month: 8, day: 12),
+                                         expiryDate: MRZDate(year: 2012, month: 4, day: 15), sex: "F", optionalData: "ZE184226B")
+
+    /// Composed from its fields, each specimen is ICAO's own, check digits included.
+    @Test func composingTheSpecimensGivesICAOsZones() {
+        #expect(MRZComposer.lines(.td3, Self.anna) == Self.td3)
+        var card = Self.anna
+        card.documentCode = "I"
+        card.documentNumber = "D23145890"
+        card.optionalData = ""
+        #expect(MRZComposer.lines(.td2, card) == Self.td2)
+        #expect(MRZComposer.lines(.td1, card) == Self.td1)
+    }
+
+    /// Whatever the fields, a composed zone parses back to them with every check holding.
+    @Test func composedZonesParseBackToTheirFields() throws {
+        var state: UInt64 = 5
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<300 {
+            let word = { (n: Int) in String((0..<n).map { _ in letters[next(letters.count)] }) }
+            let fields = MRZComposer.Fields(documentCode: ["P", "I", "ID", "AC"][next(4)], issuingState: word(3),
+                                            documentNumber: String((0..<(5 + next(5))).map { _ in alphanumerics[next(36)] }),
+                                            surname: word(3 + next(8)), givenNames: word(2 + next(6)) + " " + word(2 + next(5)),
+                                            nationality: word(3), dateOfBirth: MRZDate(year: 1930 + next(90), month: 1 + next(12), day: 1 + next(28)),
+                                            expiryDate: MRZDate(year: 2027 + next(20), month: 1 + next(12), day: 1 + next(28)),
+                                            sex: ["M", "F", "X", nil][next(4)], optionalData: next(2) == 0 ? "" : word(4))
+            for format in MRZFormat.allCases {
+                let zone = try MRZ(lines: MRZComposer.lines(format, fields), today: Self.today)
+                #expect(zone.checks.all, "\(zone.lines)")
+                #expect(zone.documentNumber == fields.documentNumber && zone.dateOfBirth == fields.dateOfBirth && zone.expiryDate == fields.expiryDate)
+                #expect(zone.sex == fields.sex && zone.optionalData == fields.optionalData && zone.nationality == fields.nationality)
+            }
+        }
+    }
+}
