@@ -50,7 +50,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
         // dependency of the server or SDK products.
-        .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"],
+        .target(name: "VigilSynth", dependencies: ["VigilCore", "VigilFace", "VigilLiveness", "VigilDocument"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The synthetic person as an SDK frame source: joins tooling to the SDK protocol, so neither depends on the other.
         .target(name: "VigilSynthCapture", dependencies: ["VigilCore", "VigilFace", "VigilSynth", "VigilSDK"]),

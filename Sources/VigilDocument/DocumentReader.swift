@@ -20,7 +20,7 @@ public struct DocumentReader: Sendable {
         reader = MRZTextReader(font: font)
     }
 
-    public func read(_ image: GrayImage, today: MRZDate) -> Reading {
+    public func read(_ image: PageImage, today: MRZDate) -> Reading {
         // A page turned by a few degrees is straightened first (`Deskew`).
         let tilt = Deskew.angle(of: image)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(image, by: -tilt) : image

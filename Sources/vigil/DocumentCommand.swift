@@ -27,7 +27,7 @@ enum DocumentCommand {
             throw CLIError(code: "font_unavailable", message: error.description)
         }
         let today = MRZDate.today
-        let reading = DocumentReader(font: font).read(GrayImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        let reading = DocumentReader(font: font).read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
         let result = DocumentResult(reading, today: today)
         var lines: [String]?, margin: Double?
         if case .read(let mrz, let least) = reading {

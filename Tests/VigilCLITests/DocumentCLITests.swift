@@ -10,7 +10,7 @@ import VigilFace
 
     /// A page (as JPEG) with a few printed fields and `zone` at the bottom.
     static func page(_ zone: [String]) throws -> String {
-        var page = GrayImage(width: 1400, height: 700, value: 240)
+        var page = PageImage(width: 1400, height: 700, value: 240)
         let fields = MRZRenderer(font: try OCRBFont(pixelHeight: 24)).render(["PASSPORT  UTO", "ERIKSSON", "ANNA MARIA"], margin: 0)
         let lines = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 0)
         for (image, x, y) in [(fields, 400, 100), (lines, (1400 - lines.width) / 2, 700 - lines.height - 50)] {

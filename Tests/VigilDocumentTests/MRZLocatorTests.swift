@@ -3,8 +3,8 @@ import Testing
 
 /// A passport data page drawn upright: a portrait, printed fields, and the zone at the bottom.
 @Suite struct MRZLocatorTests {
-    static func page(_ zone: [String], width: Int = 1400, height: Int = 980) throws -> GrayImage {
-        var page = GrayImage(width: width, height: height, value: 235)
+    static func page(_ zone: [String], width: Int = 1400, height: Int = 980) throws -> PageImage {
+        var page = PageImage(width: width, height: height, value: 235)
         // The portrait: a grey rectangle with a dark head and shoulders.
         for y in 120..<560 {
             for x in 60..<400 {
@@ -22,7 +22,7 @@ import Testing
         return page
     }
 
-    static func paste(_ image: GrayImage, into page: inout GrayImage, x: Int, y: Int) {
+    static func paste(_ image: PageImage, into page: inout PageImage, x: Int, y: Int) {
         for py in 0..<image.height where y + py < page.height {
             for px in 0..<image.width where x + px < page.width { page[x + px, y + py] = min(page[x + px, y + py], image[px, py]) }
         }

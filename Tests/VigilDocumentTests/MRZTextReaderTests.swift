@@ -7,7 +7,7 @@ import Testing
     static let font = try! OCRBFont(pixelHeight: 40)
     static let reader = MRZTextReader(font: font)
 
-    static func noisy(_ image: GrayImage, sigma: Double, seed: UInt64) -> GrayImage {
+    static func noisy(_ image: PageImage, sigma: Double, seed: UInt64) -> PageImage {
         var state = seed, out = image
         func uniform() -> Double {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -34,12 +34,12 @@ import Testing
     }
 
     @Test func aBlankImageIsNoZone() {
-        #expect(throws: MRZTextReader.Failure.noLines(found: 0)) { try Self.reader.read(GrayImage(width: 400, height: 100)) }
+        #expect(throws: MRZTextReader.Failure.noLines(found: 0)) { try Self.reader.read(PageImage(width: 400, height: 100)) }
     }
 }
 
 extension MRZTextReaderTests {
-    static func blurred(_ image: GrayImage, radius: Int) -> GrayImage {
+    static func blurred(_ image: PageImage, radius: Int) -> PageImage {
         var out = image
         for y in 0..<image.height {
             for x in 0..<image.width {

@@ -6,7 +6,7 @@ import Foundation
 public enum Deskew {
     /// The page's tilt in degrees (as `rotated` turns: straighten with its negative), within
     /// `limit`: a search by half degrees, then by twentieths around the best.
-    public static func angle(of image: GrayImage, limit: Double = 15) -> Double {
+    public static func angle(of image: PageImage, limit: Double = 15) -> Double {
         // Ink points of the image reduced to about 1,200 pixels wide: fast, and a twentieth of a
         // degree moves a line's end by a pixel.
         let scale = max(1, image.width / 1200)
@@ -48,12 +48,12 @@ public enum Deskew {
 
     /// `image` turned by `degrees` about its centre (positive: clockwise on screen), the corners
     /// filled white.
-    public static func rotated(_ image: GrayImage, by degrees: Double) -> GrayImage {
+    public static func rotated(_ image: PageImage, by degrees: Double) -> PageImage {
         guard degrees != 0 else { return image }
         let radians = degrees * Double.pi / 180
         let (s, c) = (sin(radians), cos(radians))
         let cx = Double(image.width) / 2, cy = Double(image.height) / 2
-        var out = GrayImage(width: image.width, height: image.height)
+        var out = PageImage(width: image.width, height: image.height)
         for y in 0..<image.height {
             for x in 0..<image.width {
                 // Where this output pixel comes from in the input.

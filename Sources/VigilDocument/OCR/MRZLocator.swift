@@ -3,7 +3,7 @@
 /// fixed-pitch line (dozens of characters), of one height.
 public enum MRZLocator {
     /// The part of `image` holding the zone (with a small margin), nil when there is none.
-    public static func zone(in image: GrayImage) -> GrayImage? {
+    public static func zone(in image: PageImage) -> PageImage? {
         let threshold = MRZTextReader.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
@@ -43,8 +43,8 @@ public enum MRZLocator {
         return runs
     }
 
-    static func crop(_ image: GrayImage, x: Int, y: Int, width: Int, height: Int) -> GrayImage {
-        var out = GrayImage(width: width, height: height)
+    static func crop(_ image: PageImage, x: Int, y: Int, width: Int, height: Int) -> PageImage {
+        var out = PageImage(width: width, height: height)
         for cy in 0..<height {
             for cx in 0..<width {
                 let px = x + cx, py = y + cy

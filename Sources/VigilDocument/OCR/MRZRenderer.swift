@@ -15,9 +15,9 @@ public struct MRZRenderer: Sendable {
     }
 
     /// `lines` on a white image with `margin` pixels around them.
-    public func render(_ lines: [String], margin: Int) -> GrayImage {
+    public func render(_ lines: [String], margin: Int) -> PageImage {
         let columns = lines.map(\.count).max() ?? 0
-        var image = GrayImage(width: 2 * margin + columns * pitch, height: 2 * margin + lines.count * lineSpacing)
+        var image = PageImage(width: 2 * margin + columns * pitch, height: 2 * margin + lines.count * lineSpacing)
         for (row, line) in lines.enumerated() {
             let baseline = margin + row * lineSpacing + font.pixelHeight
             for (column, character) in line.enumerated() {
@@ -28,7 +28,7 @@ public struct MRZRenderer: Sendable {
         return image
     }
 
-    private func draw(_ glyph: OCRBFont.Glyph, x: Int, y: Int, on image: inout GrayImage) {
+    private func draw(_ glyph: OCRBFont.Glyph, x: Int, y: Int, on image: inout PageImage) {
         for gy in 0..<glyph.height {
             for gx in 0..<glyph.width {
                 let px = x + gx, py = y + gy

@@ -36,7 +36,7 @@ public struct MRZTextReader: Sendable {
         aspect = Double(advance) / Double(capital)
         var templates: [(Character, [Double])] = []
         for character in Self.characters {
-            var cell = GrayImage(width: advance, height: capital)
+            var cell = PageImage(width: advance, height: capital)
             if let glyph = font.glyph(character) {
                 for gy in 0..<glyph.height {
                     for gx in 0..<glyph.width {
@@ -52,7 +52,7 @@ public struct MRZTextReader: Sendable {
     }
 
     /// The zone's lines, top to bottom.
-    public func read(_ image: GrayImage) throws(Failure) -> [Line] {
+    public func read(_ image: PageImage) throws(Failure) -> [Line] {
         guard image.width >= 60, image.height >= 10 else { throw .tooSmall }
         let threshold = Self.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
@@ -66,7 +66,7 @@ public struct MRZTextReader: Sendable {
         return bands.map { read(line: $0, length: length, image: image, ink: ink) }
     }
 
-    private func read(line rows: Range<Int>, length: Int, image: GrayImage, ink: [Bool]) -> Line {
+    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> Line {
         let columns = Self.extent(ink, width: image.width, rows: rows)
         let pitch = Double(columns.count) / (Double(length) - 0.2)
         var text = "", margins: [Double] = []
@@ -94,7 +94,7 @@ public struct MRZTextReader: Sendable {
     }
 
     /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink (0-255).
-    private func sampleCell(_ image: GrayImage, x: Double, width: Double, rows: Range<Int>) -> [Double] {
+    private func sampleCell(_ image: PageImage, x: Double, width: Double, rows: Range<Int>) -> [Double] {
         var out = [Double](repeating: 0, count: cellWidth * cellHeight)
         let sx = width / Double(cellWidth), sy = Double(rows.count) / Double(cellHeight)
         for cy in 0..<cellHeight {
@@ -106,7 +106,7 @@ public struct MRZTextReader: Sendable {
         return out
     }
 
-    private static func bilinear(_ image: GrayImage, _ x: Double, _ y: Double) -> Double {
+    private static func bilinear(_ image: PageImage, _ x: Double, _ y: Double) -> Double {
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
         let ax = x - Double(x0), ay = y - Double(y0)
         func at(_ px: Int, _ py: Int) -> Double {
@@ -135,7 +135,7 @@ public struct MRZTextReader: Sendable {
     }
 
     /// Otsu's threshold: the grey level that best splits ink from paper.
-    static func otsu(_ image: GrayImage) -> UInt8 {
+    static func otsu(_ image: PageImage) -> UInt8 {
         var histogram = [Int](repeating: 0, count: 256)
         for p in image.pixels { histogram[Int(p)] += 1 }
         let total = Double(image.pixels.count)

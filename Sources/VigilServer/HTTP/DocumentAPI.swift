@@ -23,7 +23,7 @@ enum DocumentAPI {
         guard let reader else { throw HTTPError(.notReady, "this server cannot read documents: the OCR-B font (Debian: fonts-ocr-b) is missing") }
         let image = try PhotoUpload.image(body.image, field: "image", maxPixels: maxPixels)
         let today = MRZDate.today
-        let reading = reader.read(GrayImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
         context.metrics.add("vigil_documents_read_total")
         return .json(DocumentResult(reading, today: today), headers: [("Cache-Control", "no-store")])
     }

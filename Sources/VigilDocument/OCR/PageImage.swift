@@ -1,5 +1,7 @@
-/// An 8-bit greyscale image, row by row (0 black, 255 white): what the zone's reader works on.
-public struct GrayImage: Sendable, Equatable {
+/// An 8-bit greyscale image of a page or part of one, row by row (0 black, 255 white), that can
+/// be drawn on: what the document reader works on. (VigilFace's `GrayImage` is a read-only crop
+/// for face detection.)
+public struct PageImage: Sendable, Equatable {
     public let width: Int, height: Int
     public var pixels: [UInt8]
 

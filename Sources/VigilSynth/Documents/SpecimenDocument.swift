@@ -1,0 +1,63 @@
+import Foundation
+import VigilDocument
+import VigilFace
+
+/// A specimen-style identity document's data page drawn in grey: a guilloche-like background,
+/// the portrait, printed fields in OCR-B and the machine-readable zone along the bottom, at the
+/// proportions of ICAO 9303 (the zone about 90% of the page's width).
+public struct SpecimenDocument: Sendable {
+    public let format: MRZFormat
+    public let fields: MRZComposer.Fields
+    /// The zone as printed.
+    public var zone: [String] { MRZComposer.lines(format, fields) }
+
+    public init(format: MRZFormat, fields: MRZComposer.Fields) {
+        self.format = format
+        self.fields = fields
+    }
+
+    /// The page `width` pixels wide (height by the format's proportions), with `portrait` in its
+    /// photo box.
+    public func render(width: Int, portrait: Image) throws -> PageImage {
+        let aspect = format == .td1 ? 0.63 : format == .td2 ? 0.70 : 0.70   // ID-1 cards and passport pages
+        let height = Int(Double(width) * aspect)
+        var page = PageImage(width: width, height: height, value: 228)
+        // A fine wavy pattern, as security printing has, light enough to be paper to the reader.
+        for y in 0..<height {
+            for x in 0..<width {
+                let wave = sin(Double(x) * 0.09 + 6 * sin(Double(y) * 0.013)) * sin(Double(y) * 0.07 + Double(x) * 0.004)
+                page[x, y] = UInt8(222 + 10 * wave)
+            }
+        }
+        // The zone: its characters sized so that its lines span about 90% of the width.
+        let columns = Double(format.lineLength)
+        let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / columns / 0.6)))
+        let zoneImage = MRZRenderer(font: zoneFont).render(zone, margin: 0)
+        let zoneTop = height - zoneImage.height - height / 20
+        paste(zoneImage, into: &page, x: (width - zoneImage.width) / 2, y: zoneTop)
+        // The portrait box on the left, the printed fields to its right, above the zone.
+        let box = (x: width / 25, y: height / 8, width: width * 3 / 10, height: min(zoneTop - height / 8 - height / 20, width * 4 / 10))
+        let photo = portrait.resized(width: box.width, height: box.height)
+        for y in 0..<box.height {
+            for x in 0..<box.width {
+                let i = 3 * (y * box.width + x)
+                let r = 299 * Int(photo.rgb[i]), g = 587 * Int(photo.rgb[i + 1]), b = 114 * Int(photo.rgb[i + 2])
+                page[box.x + x, box.y + y] = UInt8((r + g + b) / 1000)
+            }
+        }
+        let small = try OCRBFont(pixelHeight: max(8, height / 22))
+        let printed = [format == .td3 ? "PASSPORT" : "IDENTITY CARD", fields.issuingState, fields.surname, fields.givenNames, fields.nationality,
+                       "\(fields.dateOfBirth)", fields.sex ?? "<", "\(fields.expiryDate)", fields.documentNumber]
+        let text = MRZRenderer(font: small).render(printed, margin: 0)
+        paste(text, into: &page, x: box.x + box.width + width / 20, y: box.y, limitY: zoneTop - height / 40)
+        return page
+    }
+
+    private func paste(_ image: PageImage, into page: inout PageImage, x: Int, y: Int, limitY: Int? = nil) {
+        for py in 0..<image.height where y + py < min(page.height, limitY ?? page.height) {
+            for px in 0..<image.width where x + px < page.width {
+                page[x + px, y + py] = min(page[x + px, y + py], image[px, py])
+            }
+        }
+    }
+}
