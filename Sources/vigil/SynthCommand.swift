@@ -1,5 +1,6 @@
 import Foundation
 import VigilCore
+import VigilDocument
 import VigilFace
 import VigilLiveness
 import VigilSynth
@@ -8,6 +9,7 @@ import VigilSynth
 enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
+           vigil synth documents [--photos DIR] [--count 30] [--seed N]
            vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
@@ -18,8 +20,34 @@ enum SynthCommand {
         switch sub {
         case "session": return try session(rest)
         case "eval": return try evaluate(rest)
+        case "documents": return try documents(rest)
         default: throw CLIError.usage("unknown synth command '\(sub)'\n\(usage)")
         }
+    }
+
+    /// The document evaluation: generated pages of the three formats under each condition.
+    static func documents(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["photos", "count", "seed"])
+        let count = Int(try args.double("count", default: 30, range: 3...10_000))
+        let directory = URL(fileURLWithPath: args.value("photos") ?? ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
+        let portraits = names.compactMap { try? ImageLoader.load(directory.appendingPathComponent($0).path) }
+        guard !portraits.isEmpty else { throw CLIError(code: "bad_photos", message: "\(directory.path): no JPEG portraits") }
+        let font: OCRBFont
+        do { font = try OCRBFont(pixelHeight: 40) } catch { throw CLIError(code: "font_unavailable", message: error.description) }
+        print("documents: \(count) a condition (TD1, TD2, TD3 in turn), seed \(try seed(args)), portraits from \(directory.path)")
+        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95")
+        var misreads: [String] = []
+        let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: DocumentReader(font: font),
+                                              today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") }) { row in
+            let share = String(format: "%5.1f%%", 100 * Double(row.exact) / Double(max(1, row.documents)))
+            print(row.condition.padding(toLength: 38, withPad: " ", startingAt: 0) + " \(share) (\(row.exact)/\(row.documents))"
+                  + "   \(row.unreadable)".padding(toLength: 13, withPad: " ", startingAt: 0)
+                  + "\(row.wrongButValid)".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%.0f / %.0f", row.medianMs, row.p95Ms))
+        }
+        for line in misreads.prefix(20) { print("wrong but valid: " + line) }
+        return rows.allSatisfy { $0.wrongButValid == 0 } ? 0 : 1
     }
 
     static func seed(_ args: Arguments) throws -> UInt64 {

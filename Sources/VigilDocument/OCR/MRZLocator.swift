@@ -11,7 +11,9 @@ public enum MRZLocator {
         let lines = bands.map { rows -> (rows: Range<Int>, columns: Range<Int>, zoneLike: Bool) in
             let columns = MRZTextReader.extent(ink, width: image.width, rows: rows)
             let runs = characterRuns(ink, width: image.width, rows: rows, columns: columns)
-            return (rows, columns, columns.count * 10 >= image.width * 6 && runs >= 20 && rows.count * 3 <= columns.count / 10)
+            // Wide, of many characters, and each line much wider than tall (a TD1 line of 30 is
+            // about 27 times as wide as its capitals are high).
+            return (rows, columns, columns.count * 10 >= image.width * 6 && runs >= 20 && rows.count * 20 <= columns.count)
         }
         // The last group of 2 or 3 consecutive zone-like lines of similar height.
         var index = lines.count - 1

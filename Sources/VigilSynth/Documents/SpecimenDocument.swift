@@ -31,7 +31,8 @@ public struct SpecimenDocument: Sendable {
         }
         // The zone: its characters sized so that its lines span about 90% of the width.
         let columns = Double(format.lineLength)
-        let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / columns / 0.6)))
+        let advance = Double(try OCRBFont(pixelHeight: 100).glyph("0")?.advance ?? 60) / 100   // per pixel of size
+        let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / columns / advance)))
         let zoneImage = MRZRenderer(font: zoneFont).render(zone, margin: 0)
         let zoneTop = height - zoneImage.height - height / 20
         paste(zoneImage, into: &page, x: (width - zoneImage.width) / 2, y: zoneTop)
