@@ -65,3 +65,18 @@ import VigilFace
         #expect(try CLITests.run(["document"]).status == 2)
     }
 }
+
+extension DocumentCLITests {
+    /// A short pass of the document evaluation: every condition gets its row, and clean 4 MP
+    /// pages are read (its accuracy is `scripts/eval-documents`' business, not this test's).
+    @Test func theDocumentEvaluationPrintsARowForEveryCondition() throws {
+        let run = try CLITests.run(["synth", "documents", "--count", "3", "--seed", "2"])
+        let out = String(decoding: run.stdout, as: UTF8.self)
+        #expect([0, 1].contains(run.status), "\(run.stderr)")
+        for condition in ["clean 1 MP", "clean 2 MP", "clean 4 MP", "turned 4 degrees", "blurred", "noisy", "JPEG 60"] {
+            #expect(out.contains(condition), "\(condition) missing from \(out)")
+        }
+        let clean = try #require(out.split(separator: "\n").first { $0.hasPrefix("clean 4 MP") })
+        #expect(!clean.contains("(0/3)"), "\(clean)")
+    }
+}
