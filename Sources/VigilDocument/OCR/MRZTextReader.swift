@@ -63,13 +63,21 @@ public struct MRZTextReader: Sendable {
         let first = Self.extent(ink, width: image.width, rows: bands[0])
         let height = Double(bands[0].count)
         let length = lengths.min { abs(Double(first.count) / (Double($0) - 0.2) / height - aspect) < abs(Double(first.count) / (Double($1) - 0.2) / height - aspect) }!
-        return bands.map { read(line: $0, length: length, image: image, ink: ink) }
+        // A band's top or bottom row of ink may fall below the threshold (a line of mostly
+        // fillers has few pixels in its capitals' top row): the band, a row taller at either
+        // end, that the characters match best is the line.
+        return bands.map { band in
+            let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
+                            (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
+            return variants.map { read(line: $0, length: length, image: image, ink: ink) }.max { $0.score < $1.score }!.line
+        }
     }
 
-    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> Line {
+    /// The line read over `rows`, and the sum of its characters' best correlations.
+    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> (line: Line, score: Double) {
         let columns = Self.extent(ink, width: image.width, rows: rows)
         let pitch = Double(columns.count) / (Double(length) - 0.2)
-        var text = "", margins: [Double] = []
+        var text = "", margins: [Double] = [], total = 0.0
         var x = Double(columns.lowerBound) - pitch * 0.1
         for _ in 0..<length {
             var best = (score: -2.0, second: -2.0, character: Character("<"), shift: 0.0)
@@ -88,9 +96,10 @@ public struct MRZTextReader: Sendable {
             }
             text.append(best.character)
             margins.append(best.score - best.second)
+            total += best.score
             x += pitch + best.shift * 0.5
         }
-        return Line(text: text, margins: margins)
+        return (Line(text: text, margins: margins), total)
     }
 
     /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink (0-255).
