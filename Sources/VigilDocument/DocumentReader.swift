@@ -15,9 +15,17 @@ public struct DocumentReader: Sendable {
 
     private let reader: MRZTextReader
 
-    /// A reader with OCR-B templates from `font` (Debian's `fonts-ocr-b` by default).
+    /// The size the templates are drawn at: capitals of about 30 pixels.
+    public static let templateSize = 40
+
+    /// A reader with OCR-B templates from `font`.
     public init(font: OCRBFont) {
         reader = MRZTextReader(font: font)
+    }
+
+    /// A reader with templates from Debian's `fonts-ocr-b` at `templateSize`.
+    public init() throws(OCRBFont.Unavailable) {
+        self.init(font: try OCRBFont(pixelHeight: Self.templateSize))
     }
 
     public func read(_ image: PageImage, today: MRZDate) -> Reading {

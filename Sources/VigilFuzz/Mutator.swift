@@ -1,22 +1,16 @@
+import VigilTestSupport
 /// Deterministic input mutations: input `i` of a run with seed `s` is always the same, so a
 /// failure is reproduced with `--seed s --from i --count 1`.
 struct Mutator {
-    private var state: UInt64
+    private var random: SplitMix64
 
     /// The generator for input `index` of the run seeded `seed`.
     init(seed: UInt64, index: Int) {
-        state = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+        random = SplitMix64(state: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         _ = next()
     }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     /// A number in `range`.
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }

@@ -20,14 +20,14 @@ enum DocumentCommand {
         let args = try Arguments(arguments, valued: [])
         guard args.positionals.count == 1 else { throw CLIError.usage("usage: \(usage)") }
         let image = try ImageLoader.load(args.positionals[0], maxPixels: 8_400_000)
-        let font: OCRBFont
+        let reader: DocumentReader
         do {
-            font = try OCRBFont(pixelHeight: 40)
+            reader = try DocumentReader()
         } catch {
             throw CLIError(code: "font_unavailable", message: error.description)
         }
         let today = MRZDate.today
-        let reading = DocumentReader(font: font).read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
         let result = DocumentResult(reading, today: today)
         var lines: [String]?, margin: Double?
         if case .read(let mrz, let least) = reading {

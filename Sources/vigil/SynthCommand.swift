@@ -34,12 +34,12 @@ enum SynthCommand {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
         let portraits = names.compactMap { try? ImageLoader.load(directory.appendingPathComponent($0).path) }
         guard !portraits.isEmpty else { throw CLIError(code: "bad_photos", message: "\(directory.path): no JPEG portraits") }
-        let font: OCRBFont
-        do { font = try OCRBFont(pixelHeight: 40) } catch { throw CLIError(code: "font_unavailable", message: error.description) }
+        let reader: DocumentReader
+        do { reader = try DocumentReader() } catch { throw CLIError(code: "font_unavailable", message: error.description) }
         print("documents: \(count) a condition (TD1, TD2, TD3 in turn), seed \(try seed(args)), portraits from \(directory.path)")
         print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95")
         var misreads: [String] = []
-        let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: DocumentReader(font: font),
+        let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: reader,
                                               today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") }) { row in
             let share = String(format: "%5.1f%%", 100 * Double(row.exact) / Double(max(1, row.documents)))
             print(row.condition.padding(toLength: 38, withPad: " ", startingAt: 0) + " \(share) (\(row.exact)/\(row.documents))"

@@ -13,9 +13,8 @@ import VigilFace
         var page = PageImage(width: 1400, height: 700, value: 240)
         let fields = MRZRenderer(font: try OCRBFont(pixelHeight: 24)).render(["PASSPORT  UTO", "ERIKSSON", "ANNA MARIA"], margin: 0)
         let lines = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 0)
-        for (image, x, y) in [(fields, 400, 100), (lines, (1400 - lines.width) / 2, 700 - lines.height - 50)] {
-            for py in 0..<image.height { for px in 0..<image.width { page[x + px, y + py] = min(page[x + px, y + py], image[px, py]) } }
-        }
+        page.overprint(fields, x: 400, y: 100)
+        page.overprint(lines, x: (1400 - lines.width) / 2, y: 700 - lines.height - 50)
         let rgb = page.pixels.flatMap { [$0, $0, $0] }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-document-\(UUID().uuidString).jpg").path
         try Data(try Image(rgb: rgb, width: page.width, height: page.height).jpegData(quality: 90)).write(to: URL(fileURLWithPath: path))

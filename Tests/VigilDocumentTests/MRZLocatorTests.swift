@@ -16,16 +16,10 @@ import Testing
         let small = try OCRBFont(pixelHeight: 24)
         let fields = MRZRenderer(font: small).render(["PASSPORT  UTO  L898902C3", "ERIKSSON", "ANNA MARIA", "UTOPIAN", "12 AUG 1974  F",
                                                       "15 APR 2012"], margin: 0)
-        paste(fields, into: &page, x: 460, y: 140)
+        page.overprint(fields, x: 460, y: 140)
         let zoneImage = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 0)
-        paste(zoneImage, into: &page, x: (width - zoneImage.width) / 2, y: height - zoneImage.height - 60)
+        page.overprint(zoneImage, x: (width - zoneImage.width) / 2, y: height - zoneImage.height - 60)
         return page
-    }
-
-    static func paste(_ image: PageImage, into page: inout PageImage, x: Int, y: Int) {
-        for py in 0..<image.height where y + py < page.height {
-            for px in 0..<image.width where x + px < page.width { page[x + px, y + py] = min(page[x + px, y + py], image[px, py]) }
-        }
     }
 
     @Test func theZoneOfADataPageIsFoundAndReadBelowItsPortraitAndFields() throws {

@@ -2,18 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 @testable import VigilFace
-
-/// Deterministic generator so a failing input can be reproduced from its iteration number.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import VigilTestSupport
 
 @Suite struct DecoderFuzzTests {
     static func mutate(_ seed: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilTestSupport
 @testable import VigilFace
 
 @Suite struct FaceAnalyzerTests {

@@ -17,6 +17,16 @@ public struct PageImage: Sendable, Equatable {
         set { pixels[y * width + x] = newValue }
     }
 
+    /// Prints `image` over this one with its top-left corner at (`x`, `y`), keeping the darker
+    /// of the two at each pixel (ink on paper); rows from `belowY` on are left as they are.
+    public mutating func overprint(_ image: PageImage, x: Int, y: Int, belowY: Int? = nil) {
+        for py in 0..<image.height where y + py >= 0 && y + py < min(height, belowY ?? height) {
+            for px in 0..<image.width where x + px >= 0 && x + px < width {
+                self[x + px, y + py] = min(self[x + px, y + py], image[px, py])
+            }
+        }
+    }
+
     /// The luma (BT.601) of interleaved RGB pixels.
     public init(rgb: [UInt8], width: Int, height: Int) {
         self.width = width

@@ -8,7 +8,7 @@ import VigilHTTP
 /// with an API key. Nothing is stored or logged of it.
 enum DocumentAPI {
     /// The reader, with OCR-B templates from Debian's `fonts-ocr-b`; nil where the font is missing.
-    static let reader: DocumentReader? = (try? OCRBFont(pixelHeight: 40)).map(DocumentReader.init)
+    static let reader: DocumentReader? = try? DocumentReader()
     /// The most pixels a photo of a document may decode to (the 8 MP, with room).
     static let maxPixels = 8_400_000
 

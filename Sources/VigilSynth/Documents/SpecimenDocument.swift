@@ -35,30 +35,19 @@ public struct SpecimenDocument: Sendable {
         let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / columns / advance)))
         let zoneImage = MRZRenderer(font: zoneFont).render(zone, margin: 0)
         let zoneTop = height - zoneImage.height - height / 20
-        paste(zoneImage, into: &page, x: (width - zoneImage.width) / 2, y: zoneTop)
+        page.overprint(zoneImage, x: (width - zoneImage.width) / 2, y: zoneTop)
         // The portrait box on the left, the printed fields to its right, above the zone.
         let box = (x: width / 25, y: height / 8, width: width * 3 / 10, height: min(zoneTop - height / 8 - height / 20, width * 4 / 10))
         let photo = portrait.resized(width: box.width, height: box.height)
+        let grey = PageImage(rgb: photo.rgb, width: box.width, height: box.height)
         for y in 0..<box.height {
-            for x in 0..<box.width {
-                let i = 3 * (y * box.width + x)
-                let r = 299 * Int(photo.rgb[i]), g = 587 * Int(photo.rgb[i + 1]), b = 114 * Int(photo.rgb[i + 2])
-                page[box.x + x, box.y + y] = UInt8((r + g + b) / 1000)
-            }
+            for x in 0..<box.width { page[box.x + x, box.y + y] = grey[x, y] }
         }
         let small = try OCRBFont(pixelHeight: max(8, height / 22))
         let printed = [format == .td3 ? "PASSPORT" : "IDENTITY CARD", fields.issuingState, fields.surname, fields.givenNames, fields.nationality,
                        "\(fields.dateOfBirth)", fields.sex ?? "<", "\(fields.expiryDate)", fields.documentNumber]
         let text = MRZRenderer(font: small).render(printed, margin: 0)
-        paste(text, into: &page, x: box.x + box.width + width / 20, y: box.y, limitY: zoneTop - height / 40)
+        page.overprint(text, x: box.x + box.width + width / 20, y: box.y, belowY: zoneTop - height / 40)
         return page
-    }
-
-    private func paste(_ image: PageImage, into page: inout PageImage, x: Int, y: Int, limitY: Int? = nil) {
-        for py in 0..<image.height where y + py < min(page.height, limitY ?? page.height) {
-            for px in 0..<image.width where x + px < page.width {
-                page[x + px, y + py] = min(page[x + px, y + py], image[px, py])
-            }
-        }
     }
 }
