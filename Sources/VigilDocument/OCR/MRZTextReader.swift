@@ -74,32 +74,67 @@ public struct MRZTextReader: Sendable {
     }
 
     /// The line read over `rows`, and the sum of its characters' best correlations.
+    ///
+    /// The font has a fixed pitch, so the characters sit on a regular grid. A first pass lets
+    /// each cell slide a little to find its character; a line fitted through where they were
+    /// found is the grid, and the second pass reads every cell on it. A cell left free to slide
+    /// finds wrong characters: `P` moved a fifth of a pitch to the left loses the right of its
+    /// bowl and matches `F` better than `P` in place matches `P`.
     private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> (line: Line, score: Double) {
         let columns = Self.extent(ink, width: image.width, rows: rows)
-        let pitch = Double(columns.count) / (Double(length) - 0.2)
-        var text = "", margins: [Double] = [], total = 0.0
-        var x = Double(columns.lowerBound) - pitch * 0.1
+        let estimate = Double(columns.count) / (Double(length) - 0.2)
+        var found: [Double] = [], x = Double(columns.lowerBound) - estimate * 0.1
         for _ in 0..<length {
-            var best = (score: -2.0, second: -2.0, character: Character("<"), shift: 0.0)
-            for step in -3...3 {
-                let shift = Double(step) * pitch * 0.06
-                let sample = Self.normalised(sampleCell(image, x: x + shift, width: pitch, rows: rows))
-                for template in templates {
-                    let score = Self.dot(sample, template.pixels)
-                    if score > best.score {
-                        if template.character != best.character { best.second = best.score }
-                        best = (score, best.second, template.character, shift)
-                    } else if score > best.second, template.character != best.character {
-                        best.second = score
-                    }
-                }
-            }
+            let best = match(image, x: x, width: estimate, rows: rows, shifts: (-3...3).map { Double($0) * estimate * 0.06 })
+            found.append(x + best.shift)
+            x += estimate + best.shift * 0.5
+        }
+        let grid = Self.fitGrid(found)
+        var text = "", margins: [Double] = [], total = 0.0
+        for index in 0..<length {
+            let best = match(image, x: grid.origin + grid.pitch * Double(index), width: grid.pitch, rows: rows,
+                             shifts: (-1...1).map { Double($0) * grid.pitch * 0.03 })
             text.append(best.character)
             margins.append(best.score - best.second)
             total += best.score
-            x += pitch + best.shift * 0.5
         }
         return (Line(text: text, margins: margins), total)
+    }
+
+    /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
+    /// correlation, the best other character's, and the shift.
+    private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, shifts: [Double])
+        -> (character: Character, score: Double, second: Double, shift: Double) {
+        var best = (character: Character("<"), score: -2.0, second: -2.0, shift: 0.0)
+        for shift in shifts {
+            let sample = Self.normalised(sampleCell(image, x: x + shift, width: width, rows: rows))
+            for template in templates {
+                let score = Self.dot(sample, template.pixels)
+                if score > best.score {
+                    if template.character != best.character { best.second = best.score }
+                    best = (template.character, score, best.second, shift)
+                } else if score > best.second, template.character != best.character {
+                    best.second = score
+                }
+            }
+        }
+        return best
+    }
+
+    /// The line `origin + pitch * index` through the cells' positions, by least squares, fitted
+    /// again without the cells more than a tenth of a pitch off it.
+    static func fitGrid(_ positions: [Double]) -> (origin: Double, pitch: Double) {
+        func fit(_ points: [(Double, Double)]) -> (origin: Double, pitch: Double) {
+            let n = Double(points.count)
+            let mx = points.reduce(0) { $0 + $1.0 } / n, my = points.reduce(0) { $0 + $1.1 } / n
+            let sxx = points.reduce(0) { $0 + ($1.0 - mx) * ($1.0 - mx) }, sxy = points.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+            let pitch = sxx > 0 ? sxy / sxx : 0
+            return (my - pitch * mx, pitch)
+        }
+        let points = positions.enumerated().map { (Double($0.offset), $0.element) }
+        let first = fit(points)
+        let kept = points.filter { abs($0.1 - first.origin - first.pitch * $0.0) <= first.pitch * 0.1 }
+        return kept.count >= max(2, points.count / 2) ? fit(kept) : first
     }
 
     /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink (0-255).
