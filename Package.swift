@@ -46,7 +46,7 @@ let package = Package(
         // Identity documents: the machine-readable zone (ICAO 9303), beside VigilFace.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Its character matching loops are far too slow unoptimised, as VigilSynth's are.
-        .target(name: "VigilDocument", dependencies: ["VigilCore", "CFreeType"],
+        .target(name: "VigilDocument", dependencies: ["VigilCore", "VigilFace", "CFreeType"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
         // dependency of the server or SDK products.

@@ -50,6 +50,12 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case reflectionStarted = "reflection_started"
     /// The policy does not allow declining the flashes.
     case motionOnlyNotAllowed = "motion_only_not_allowed"
+    /// A document photo for a session whose policy has no document step.
+    case documentNotRequested = "document_not_requested"
+    /// The session's document was captured already.
+    case documentAlreadyCaptured = "document_already_captured"
+    /// The policy requires a document before the liveness step.
+    case documentRequired = "document_required"
     /// The session passed `expiresAt`.
     case sessionExpired = "session_expired"
     /// The body is larger than the route takes.
@@ -86,7 +92,7 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
         case .missingAPIKey, .invalidAPIKey, .invalidToken: 401
         case .notFound, .sessionNotFound: 404
         case .methodNotAllowed: 405
-        case .idempotencyConflict, .sessionFinished, .sessionLocked, .concurrentUpdate, .deviceIdAlreadyReported, .locationNotRequested, .locationAlreadyReported, .reflectionAlreadyDeclined, .reflectionStarted, .motionOnlyNotAllowed: 409
+        case .idempotencyConflict, .sessionFinished, .sessionLocked, .concurrentUpdate, .deviceIdAlreadyReported, .locationNotRequested, .locationAlreadyReported, .reflectionAlreadyDeclined, .reflectionStarted, .motionOnlyNotAllowed, .documentNotRequested, .documentAlreadyCaptured, .documentRequired: 409
         case .sessionExpired: 410
         case .bodyTooLarge, .imageTooLarge: 413
         case .unsupportedMediaType: 415

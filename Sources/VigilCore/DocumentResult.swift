@@ -16,6 +16,8 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     public var sex: String?
     public var optionalData: String?
     public var checks: Checks
+    /// The live face against the document's portrait, in a session whose policy compares them.
+    public var face: VerdictPayload.Match?
     /// Why nothing was read, when `checks.readable` is false.
     public var reason: String?
 
@@ -43,6 +45,17 @@ public struct DocumentResult: Codable, Hashable, Sendable {
 
         /// Read, every check holding, not expired.
         public var valid: Bool { readable && checkDigits && dates && fields && !expired }
+    }
+
+    /// The result without what identifies the person (names, number, dates, optional data):
+    /// what stays once a session's personal data is erased.
+    public var erasingPersonalData: DocumentResult {
+        var erased = DocumentResult(checks: checks, reason: reason)
+        erased.type = type
+        erased.documentCode = documentCode
+        erased.issuingState = issuingState
+        erased.face = face
+        return erased
     }
 
     /// Nothing read, for `reason`.

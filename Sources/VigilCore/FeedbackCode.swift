@@ -29,8 +29,10 @@ public enum FeedbackCode: String, Codable, CaseIterable, Sendable {
     case deviceIssue
     /// A different person appeared during the session.
     case identityChanged
-    /// The face does not match the reference photo.
+    /// The face does not match the reference photo or the document's portrait.
     case faceMismatch
+    /// The identity document is missing, expired or not valid: use a valid one.
+    case documentIssue
     /// Something else went wrong.
     case unknown
 }

@@ -84,11 +84,14 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     /// Whether a session whose page reported a known virtual camera (`risk.virtualCamera`) fails
     /// (check `camera`, feedback `deviceIssue`).
     public var refuseVirtualCamera: Bool
+    /// A document step before liveness, when the session has one.
+    public var document: DocumentPolicy?
 
     /// Creates a policy; call `validated()` before use.
     public init(motions: [Motion] = Motion.allCases, count: Int, fixed: [Motion] = [], type: LivenessType = .motion,
                 challengeTimeout: Double = 10, maxAttempts: Int = 3, reflectionStrict: Bool = false, motionOnlyFallback: Bool = false,
-                refuseVirtualCamera: Bool = false) {
+                refuseVirtualCamera: Bool = false, document: DocumentPolicy? = nil) {
+        self.document = document
         self.motions = motions
         self.count = count
         self.fixed = fixed
@@ -145,7 +148,7 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict, motionOnlyFallback, refuseVirtualCamera
+        case motions, count, fixed, type, challengeTimeout, maxAttempts, reflectionStrict, motionOnlyFallback, refuseVirtualCamera, document
     }
 
     /// Decodes a policy; omitted fields take the defaults of `init`, `count` is required.
@@ -159,7 +162,8 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
                   maxAttempts: try c.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? 3,
                   reflectionStrict: try c.decodeIfPresent(Bool.self, forKey: .reflectionStrict) ?? false,
                   motionOnlyFallback: try c.decodeIfPresent(Bool.self, forKey: .motionOnlyFallback) ?? false,
-                  refuseVirtualCamera: try c.decodeIfPresent(Bool.self, forKey: .refuseVirtualCamera) ?? false)
+                  refuseVirtualCamera: try c.decodeIfPresent(Bool.self, forKey: .refuseVirtualCamera) ?? false,
+                  document: try c.decodeIfPresent(DocumentPolicy.self, forKey: .document))
     }
 
     /// The policy itself when every field is in range and consistent; otherwise the first problem.
@@ -191,6 +195,7 @@ public struct LivenessPolicy: Codable, Hashable, Sendable {
         if motionOnlyFallback, !type.includesReflection || motions.isEmpty {
             throw PolicyError(field: "motionOnlyFallback", reason: "needs a reflection sequence and allowed motions to fall back to")
         }
+        _ = try document?.validated()
         return self
     }
 }

@@ -17,7 +17,7 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
         }
     }
 
-    /// The live face against the session's reference photo.
+    /// The live face against a photo of the person: the session's reference photo or its document's portrait.
     public struct Match: Codable, Hashable, Sendable {
         /// Whether they are the same person (distance within the threshold).
         public var matched: Bool
@@ -62,11 +62,14 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
     public var attempt: Int?
     /// True when the session failed on its last allowed attempt: it takes no more.
     public var lockedOut: Bool?
+    /// The identity document captured in the session's document step, when it had one.
+    public var document: DocumentResult?
 
     /// A payload.
     public init(iss: String, aud: String, sub: String, iat: Int, jti: String, externalRef: String?, outcome: String, score: Double,
                 feedback: [FeedbackCode], checks: [String: Check], match: Match? = nil, risk: SessionRisk? = nil,
-                attempt: Int? = nil, lockedOut: Bool? = nil) {
+                attempt: Int? = nil, lockedOut: Bool? = nil, document: DocumentResult? = nil) {
+        self.document = document
         self.attempt = attempt
         self.lockedOut = lockedOut
         self.match = match

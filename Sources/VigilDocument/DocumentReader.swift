@@ -15,6 +15,9 @@ public struct DocumentReader: Sendable {
 
     private let reader: MRZTextReader
 
+    /// The reason given when no zone is found on the photo at all.
+    public static let noZone = "no machine-readable zone found"
+
     /// The size the templates are drawn at: capitals of about 30 pixels.
     public static let templateSize = 40
 
@@ -32,7 +35,7 @@ public struct DocumentReader: Sendable {
         // A page turned by a few degrees is straightened first (`Deskew`).
         let tilt = Deskew.angle(of: image)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(image, by: -tilt) : image
-        guard let zone = MRZLocator.zone(in: upright) else { return .unreadable("no machine-readable zone found") }
+        guard let zone = MRZLocator.zone(in: upright) else { return .unreadable(Self.noZone) }
         let lines: [MRZTextReader.Line]
         do {
             lines = try reader.read(zone)

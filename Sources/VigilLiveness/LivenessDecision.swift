@@ -23,6 +23,8 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
     public let challenges: [ChallengeRecord]
     /// The comparison with the reference photo, when the session had one.
     public let match: FaceMatch?
+    /// The comparison with the document's portrait, when the policy asked for one.
+    public let documentMatch: FaceMatch?
 
     /// Feedback codes at most.
     public static let maxFeedback = 3
@@ -39,7 +41,8 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
     /// Decides from the challenges, the passive checks and how often each live guidance code was
     /// shown over `frames` frames.
     public static func decide(challenges: [ChallengeRecord], checks: [String: CheckResult],
-                              guidance: [FeedbackCode: Int], frames: Int, match: FaceMatch? = nil) -> LivenessDecision {
+                              guidance: [FeedbackCode: Int], frames: Int, match: FaceMatch? = nil,
+                              documentMatch: FaceMatch? = nil) -> LivenessDecision {
         let challengesPassed = challenges.allSatisfy { $0.state == .passed }
         let checksPassed = checks.values.allSatisfy(\.passed)
         let passed = challengesPassed && checksPassed
@@ -58,7 +61,7 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
             }
             if challenges.contains(where: { $0.state == .timedOut }) { feedback.append(.challengeTimeout) }
             if challenges.contains(where: { $0.state == .failed }) { feedback.append(.motionIssue) }
-            let order: [FeedbackCode] = [.faceMismatch, .identityChanged, .multipleFaces, .faceNotFound, .lightingIssue, .motionIssue,
+            let order: [FeedbackCode] = [.faceMismatch, .documentIssue, .identityChanged, .multipleFaces, .faceNotFound, .lightingIssue, .motionIssue,
                                          .deviceIssue, .holdStill]
             let failed = checks.values.compactMap { $0.passed ? nil : $0.feedback }
             feedback += order.filter(failed.contains)
@@ -74,6 +77,7 @@ public struct LivenessDecision: Codable, Hashable, Sendable {
             passed: challengesPassed, score: challenges.isEmpty ? 1 : Double(passedCount) / Double(challenges.count),
             reason: challenges.first { $0.state != .passed }.map { "\($0.kind.rawValue):\($0.reason ?? $0.state.rawValue)" })
         return LivenessDecision(outcome: passed ? .passed : .failed, score: score,
-                                feedback: Array(feedback.prefix(maxFeedback)), checks: all, challenges: challenges, match: match)
+                                feedback: Array(feedback.prefix(maxFeedback)), checks: all, challenges: challenges, match: match,
+                                documentMatch: documentMatch)
     }
 }

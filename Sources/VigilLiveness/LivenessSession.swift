@@ -210,10 +210,34 @@ public struct LivenessSession: Codable, Sendable {
                 checks["match"] = CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face")
             }
         }
+        var documentMatch: FaceMatch?
+        if let step = policy.document {
+            switch evidence.document {
+            case nil where step.required:
+                checks["document"] = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "document_missing")
+            case nil:
+                break
+            case let document?:
+                checks["document"] = document.valid ? CheckResult(passed: true, score: 1)
+                    : CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "document_invalid")
+                if step.matchFace {
+                    if let portrait = document.portrait, let live = identityDescriptor {
+                        let compared = FaceMatcher().compare(portrait, live)
+                        documentMatch = compared
+                        checks["documentMatch"] = CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
+                                                              reason: compared.matched ? nil : "face_mismatch")
+                    } else {
+                        checks["documentMatch"] = CheckResult(passed: false, score: 0, feedback: document.portrait == nil ? .documentIssue : .faceNotFound,
+                                                              reason: document.portrait == nil ? "no_portrait" : "no_live_face")
+                    }
+                }
+            }
+        }
         if policy.refuseVirtualCamera {
             checks["camera"] = evidence.virtualCamera
                 ? CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "virtual_camera") : CheckResult(passed: true, score: 1)
         }
-        return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames, match: match)
+        return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames, match: match,
+                                       documentMatch: documentMatch)
     }
 }

@@ -18,13 +18,31 @@ public struct SessionEvidence: Sendable {
     public var reference: FaceDescriptor?
     /// Whether the page reported a virtual camera (`camera`, when the policy refuses them).
     public var virtualCamera: Bool
+    /// The document of the session's document step, when one was captured (`document`,
+    /// `documentMatch`).
+    public var document: DocumentEvidence?
 
     /// Evidence; none by default.
     public init(captureClock: CaptureClockCheck? = nil, framesSeenElsewhere: Int? = nil, reference: FaceDescriptor? = nil,
-                virtualCamera: Bool = false) {
+                virtualCamera: Bool = false, document: DocumentEvidence? = nil) {
+        self.document = document
         self.captureClock = captureClock
         self.framesSeenElsewhere = framesSeenElsewhere
         self.reference = reference
         self.virtualCamera = virtualCamera
+    }
+}
+
+/// What the server read of the session's identity document.
+public struct DocumentEvidence: Sendable {
+    /// Whether its zone held every check and it had not expired.
+    public var valid: Bool
+    /// The face on its portrait, when one was found.
+    public var portrait: FaceDescriptor?
+
+    /// Evidence of a captured document.
+    public init(valid: Bool, portrait: FaceDescriptor?) {
+        self.valid = valid
+        self.portrait = portrait
     }
 }

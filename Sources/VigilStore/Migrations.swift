@@ -60,6 +60,14 @@ public enum Migrations {
         (5, """
         ALTER TABLE webhook_outbox ADD COLUMN claimed_until_ms BIGINT NOT NULL DEFAULT 0;
         """),
+        // The document step: what was read, in the session; the photo and its portrait, as personal data.
+        (6, """
+        ALTER TABLE sessions ADD COLUMN document TEXT;
+        CREATE TABLE document_images (
+            session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, jpeg BLOB NOT NULL, portrait BLOB,
+            delete_after_ms BIGINT NOT NULL);
+        CREATE INDEX document_images_deadline ON document_images(delete_after_ms);
+        """),
     ]
 
     /// The newest version.

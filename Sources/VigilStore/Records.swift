@@ -54,6 +54,8 @@ public struct SessionRecord: Hashable, Sendable {
     public var outcome: String?
     /// Risk signals found at creation.
     public var risk: SessionRisk?
+    /// The identity document captured in the document step, as read (nil until then).
+    public var document: DocumentResult?
     /// Incremented by every update; an update from a stale read is refused.
     public var version: Int
 
@@ -211,6 +213,24 @@ public struct AuditImage: Hashable, Sendable {
     }
 }
 
+/// The photo of a session's identity document (JPEG, as uploaded) and the descriptor of the
+/// face on its portrait (opaque to the store), kept until the retention deadline.
+public struct DocumentImage: Hashable, Sendable {
+    /// The JPEG bytes as uploaded.
+    public var jpeg: [UInt8]
+    /// The encoded descriptor of the portrait's face, when one was found.
+    public var portrait: [UInt8]?
+    /// When the retention purge removes it.
+    public var deleteAfter: Date
+
+    /// A document image.
+    public init(jpeg: [UInt8], portrait: [UInt8]?, deleteAfter: Date) {
+        self.jpeg = jpeg
+        self.portrait = portrait
+        self.deleteAfter = deleteAfter
+    }
+}
+
 /// A frame's content hash, kept for `crossSessionFrames` until `deleteAfter`.
 public struct FrameHash: Hashable, Sendable {
     public let hash: UInt64
@@ -223,13 +243,16 @@ public struct FrameHash: Hashable, Sendable {
     }
 }
 
-/// What a session update does to the session's personal data (audit image, reference face).
+/// What a session update does to the session's personal data (audit image, reference face,
+/// document image).
 public enum PersonalDataChange: Hashable, Sendable {
     /// Leaves it as it is.
     case keep
     /// Stores (or replaces) the audit image.
     case storeAuditImage(AuditImage)
-    /// Erases the audit image and the reference face, and puts the given payloads (by delivery
+    /// Stores the document image (one a session).
+    case storeDocumentImage(DocumentImage)
+    /// Erases the audit image, the reference face and the document image, and puts the given payloads (by delivery
     /// id) in place of those of the session's webhooks not yet delivered.
     case erase(webhookPayloads: [String: [UInt8]])
 }

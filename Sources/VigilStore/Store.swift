@@ -45,11 +45,13 @@ public protocol Store: Sendable {
     func referenceFace(sessionId: String) throws(StoreError) -> ReferenceFace?
     /// The session's audit image, until erased or purged.
     func auditImage(sessionId: String) throws(StoreError) -> AuditImage?
+    /// The session's document image, until erased or purged.
+    func documentImage(sessionId: String) throws(StoreError) -> DocumentImage?
     /// Records that session `sessionId` received a frame whose bytes hash to `hash`.
     func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError)
     /// How many of the session's distinct frames were also received by another session.
     func framesSeenElsewhere(sessionId: String) throws(StoreError) -> Int
-    /// Deletes audit images, reference faces and frame hashes past their deadline, and delivered
+    /// Deletes audit images, reference faces, document images and frame hashes past their deadline, and delivered
     /// or dead webhooks (their payloads carry results) made before `webhooksBefore`; returns how many.
     func purgePersonalData(now: Date, webhooksBefore: Date) throws(StoreError) -> Int
 

@@ -78,15 +78,21 @@ import VigilTestSupport
         #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 409)
     }
 
+    /// One attempt: the person of `livePerson` does not follow a new plan after a failed one.
+    static var onePersonPolicy: [String: Any] { ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion", "maxAttempts": 1] }
+
     /// A synthetic person in front of the "camera", reacting to what the server answers, for one
     /// session; returns the session id and token and the last frame answer.
     /// `beforeFrame` runs before each frame with its index (a test may switch servers there).
     /// `extra` fields go into the session's creation request.
     func livePersonSession(_ t: TestServer, rig: FaceRig, seed: UInt64, extra: [String: Any] = [:],
                            beforeFrame: (Int) -> Void = { _ in }) -> (id: String, token: String, last: TestServer.Response) {
-        // One attempt: the person below does not follow a new plan after a failed one.
-        let policy: [String: Any] = ["policy": ["motions": ["turnLeft", "turnRight"], "count": 1, "type": "motion", "maxAttempts": 1]]
-        let (id, token) = t.createSession(policy.merging(extra) { a, _ in a })
+        let (id, token) = t.createSession(["policy": Self.onePersonPolicy].merging(extra) { a, _ in a })
+        return (id, token, livePerson(t, token, rig: rig, seed: seed, beforeFrame: beforeFrame))
+    }
+
+    /// A cooperating person's frames for the session of `token`, up to its end; the last answer.
+    func livePerson(_ t: TestServer, _ token: String, rig: FaceRig, seed: UInt64, beforeFrame: (Int) -> Void = { _ in }) -> TestServer.Response {
         var person = SyntheticPerson(rig: rig, light: .live(strength: 0.15), seed: seed)
         var screen = ScreenState()
         var random = SynthRandom(seed: seed &+ 6)
@@ -105,7 +111,7 @@ import VigilTestSupport
                 screen.prompt = nil
             }
         }
-        return (id, token, last)
+        return last
     }
 
     /// Synthetic live sessions are rejected about 5% of the time (the evaluation's BPCER), and a

@@ -56,6 +56,9 @@ struct CaptureService {
     /// through the session's engine; decides, retries or completes when the attempt is over.
     func frame(_ record: SessionRecord, image: Image, jpeg: [UInt8], captureMs: Int) throws(ServiceError) -> FrameProgress {
         try withEngine(record) { (entry) throws(ServiceError) in
+            if entry.record.policy.document?.required == true, entry.record.document == nil {
+                throw ServiceError(.documentRequired, "this session's policy asks for the identity document before the face")
+            }
             guard entry.capture.session.frameCount < Self.maxFrames else {
                 throw ServiceError(.tooManyFrames, "a session takes at most \(Self.maxFrames) frames")
             }
@@ -109,14 +112,24 @@ struct CaptureService {
 
     /// Changes an open session under its engine's lock (a report from the page, declining the
     /// flashes) and stores it with the engine as `change` left it.
-    func change<T>(_ record: SessionRecord, _ change: (inout SessionRecord, LiveSessions.Entry) throws(ServiceError) -> T) throws(ServiceError) -> T {
+    func change<T>(_ record: SessionRecord, personalData: PersonalDataChange = .keep,
+                   _ change: (inout SessionRecord, LiveSessions.Entry) throws(ServiceError) -> T) throws(ServiceError) -> T {
         try withEngine(record) { (entry) throws(ServiceError) in
             var next = entry.record
             let value = try change(&next, entry)
             next.engineState = entry.state.bytes
             next.updatedAt = context.clock.now
-            try save(entry, next, personalData: .keep)
+            try save(entry, next, personalData: personalData)
             return value
+        }
+    }
+
+    /// Takes `document` as the session's document, read from `image` (stored as personal data).
+    func captureDocument(_ record: SessionRecord, _ document: DocumentResult, image: DocumentImage) throws(ServiceError) {
+        try change(record, personalData: .storeDocumentImage(image)) { (next, _) throws(ServiceError) in
+            guard next.document == nil else { throw ServiceError(.documentAlreadyCaptured, "the session's document was captured already") }
+            next.document = document
+            context.metrics.add("vigil_documents_captured_total")
         }
     }
 
@@ -169,16 +182,19 @@ struct CaptureService {
         }
     }
 
-    /// Erases a session's personal data: the audit image, the reference face, the `ssid`, the
-    /// location's coordinates, the device id and the camera label, in the session, in its result
+    /// Erases a session's personal data: the audit image, the reference face, the document image
+    /// and what was read of the document but its type and checks, the `ssid`, the location's
+    /// coordinates, the device id and the camera label, in the session, in its result
     /// (signed again without them) and in its webhooks not yet delivered. An open session is
     /// cancelled first.
     func erase(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
         var erased = record
         erased.ssid = nil
         erased.risk = erased.risk?.erasingPersonalData
+        erased.document = erased.document?.erasingPersonalData
         if var verdict = erased.verdict {
             verdict.risk = verdict.risk?.erasingPersonalData
+            verdict.document = verdict.document?.erasingPersonalData
             let signed = try context.sign(verdict)
             erased.result = signed.json
             erased.signedResult = signed.jws
@@ -207,21 +223,27 @@ struct CaptureService {
     }
 
     /// Decides the current attempt: the engine's one decision, on its frames and on the evidence
-    /// only the server has (the reference face and frames of other sessions from the store,
-    /// arrival times, the camera the page reported).
+    /// only the server has (the reference face, the document and frames of other sessions from
+    /// the store, arrival times, the camera the page reported).
     private func decide(_ entry: LiveSessions.Entry) throws(ServiceError) -> LivenessDecision {
         let id = entry.record.id
         let reference = try context.stored { () throws(StoreError) in try context.store.referenceFace(sessionId: id) }
         let elsewhere = try context.stored { () throws(StoreError) in try context.store.framesSeenElsewhere(sessionId: id) }
-        var descriptor: FaceDescriptor?
-        if let reference {
-            guard let decoded = FaceDescriptor(bytes: reference.descriptor) else {
-                throw ServiceError(.internalError, "the session's reference face cannot be read", cause: "stored reference descriptor does not decode")
-            }
-            descriptor = decoded
+        var document: DocumentEvidence?
+        if let read = entry.record.document {
+            let image = try context.stored { () throws(StoreError) in try context.store.documentImage(sessionId: id) }
+            document = DocumentEvidence(valid: read.checks.valid, portrait: try image?.portrait.map { (bytes) throws(ServiceError) in try Self.descriptor(bytes, "portrait") })
         }
-        return entry.capture.decide(evidence: SessionEvidence(framesSeenElsewhere: elsewhere, reference: descriptor,
-                                                              virtualCamera: entry.record.risk?.virtualCamera == true))
+        return entry.capture.decide(evidence: SessionEvidence(framesSeenElsewhere: elsewhere, reference: try reference.map { (face) throws(ServiceError) in try Self.descriptor(face.descriptor, "reference") },
+                                                              virtualCamera: entry.record.risk?.virtualCamera == true, document: document))
+    }
+
+    /// A stored face descriptor (`what`: reference, portrait).
+    private static func descriptor(_ bytes: [UInt8], _ what: String) throws(ServiceError) -> FaceDescriptor {
+        guard let decoded = FaceDescriptor(bytes: bytes) else {
+            throw ServiceError(.internalError, "the session's \(what) face cannot be read", cause: "stored \(what) descriptor does not decode")
+        }
+        return decoded
     }
 
     /// Ends the session with `decision` (on attempt `attempt`): the signed result, the stored
@@ -229,15 +251,18 @@ struct CaptureService {
     private func complete(_ record: SessionRecord, _ decision: LivenessDecision, attempt: Int,
                           personalData: PersonalDataChange = .keep, frameHash: FrameHash? = nil) throws(ServiceError) -> SessionRecord {
         let checks = decision.checks.mapValues { VerdictPayload.Check(passed: $0.passed, score: $0.score, reason: $0.reason) }
-        let match = decision.match.map {
-            VerdictPayload.Match(matched: $0.matched, similarity: ($0.similarity * 1000).rounded() / 1000, distance: ($0.distance * 1000).rounded() / 1000)
+        let rounded = { (match: FaceMatch) in
+            VerdictPayload.Match(matched: match.matched, similarity: (match.similarity * 1000).rounded() / 1000,
+                                 distance: (match.distance * 1000).rounded() / 1000)
         }
+        var document = record.document
+        document?.face = decision.documentMatch.map(rounded)
         let now = context.clock.now
         let payload = VerdictPayload(iss: context.baseURL, aud: record.tenantId, sub: record.id, iat: Int(now.timeIntervalSince1970),
                                      jti: Identifiers.id("res_"), externalRef: record.externalRef, outcome: decision.outcome.rawValue,
                                      score: (decision.score * 1000).rounded() / 1000, feedback: decision.feedback, checks: checks,
-                                     match: match, risk: record.risk, attempt: attempt,
-                                     lockedOut: decision.outcome == .failed && attempt >= record.policy.maxAttempts ? true : nil)
+                                     match: decision.match.map(rounded), risk: record.risk, attempt: attempt,
+                                     lockedOut: decision.outcome == .failed && attempt >= record.policy.maxAttempts ? true : nil, document: document)
         let signed = try context.sign(payload)
         var completed = record
         completed.result = signed.json

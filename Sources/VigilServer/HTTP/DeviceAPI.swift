@@ -19,6 +19,9 @@ enum DeviceAPI {
         router.add("POST", "/v1/client/device", bodyLimit: 1024) { try deviceId($0, context) }
         router.add("POST", "/v1/client/camera", bodyLimit: 1024) { try camera($0, context) }
         router.add("POST", "/v1/client/decline-reflection") { try declineReflection($0, context) }
+        router.add("POST", "/v1/client/document", bodyLimit: maxDocumentBytes, offloaded: true, admit: { try context.admitFrame($0) }) {
+            try document($0, context)
+        }
     }
 
     /// The current challenge as the page shows it.
@@ -41,6 +44,20 @@ enum DeviceAPI {
         let collectLocation: Bool?
         /// Whether the person may decline the flashes and go on with motions only (not yet done).
         let motionOnlyAvailable: Bool?
+        /// The document step, while the session is open and has one.
+        let document: DocumentStep?
+
+        /// The document step as the page shows it.
+        struct DocumentStep: Encodable {
+            /// Whether the document was captured.
+            let captured: Bool
+            /// Whether liveness waits for it.
+            let required: Bool
+            /// Whether the live face is compared with its portrait.
+            let matchFace: Bool
+            /// The formats accepted.
+            let types: [DocumentType]
+        }
 
         /// The same JSON as `JSONEncoder` with sorted keys, written directly: apps poll this
         /// often, and every value but the redirect URL comes from a fixed alphabet (enum names,
@@ -48,6 +65,11 @@ enum DeviceAPI {
         var jsonBytes: [UInt8] {
             var fields: [String] = []
             if let collectLocation { fields.append("\"collectLocation\":\(collectLocation)") }
+            if let document {
+                let types = document.types.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+                fields.append("\"document\":{\"captured\":\(document.captured),\"matchFace\":\(document.matchFace),\"required\":\(document.required),"
+                              + "\"types\":[\(types)]}")
+            }
             if let feedback { fields.append("\"feedback\":[" + feedback.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]") }
             if let locale { fields.append("\"locale\":\"\(locale)\"") }
             if let lockedOut { fields.append("\"lockedOut\":\(lockedOut)") }
@@ -82,7 +104,10 @@ enum DeviceAPI {
                           signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale,
                           redirectUrl: record.redirectUrl,
                           collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true,
-                          motionOnlyAvailable: record.status.isFinal || record.risk?.reflectionDeclined == true || record.policy.motionOnly() == nil ? nil : true)
+                          motionOnlyAvailable: record.status.isFinal || record.risk?.reflectionDeclined == true || record.policy.motionOnly() == nil ? nil : true,
+                          document: record.status.isFinal ? nil : record.policy.document.map {
+                              StatusView.DocumentStep(captured: record.document != nil, required: $0.required, matchFace: $0.matchFace, types: $0.types)
+                          })
     }
 
     /// What a frame answers: live guidance and challenge state.

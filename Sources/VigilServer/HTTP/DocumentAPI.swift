@@ -20,11 +20,16 @@ enum DocumentAPI {
     static func read(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         _ = try context.tenant(request)
         let body = try context.decode(DocumentReadRequest.self, from: request.body, fields: DocumentReadRequest.fields)
-        guard let reader else { throw HTTPError(.notReady, "this server cannot read documents: the OCR-B font (Debian: fonts-ocr-b) is missing") }
         let image = try PhotoUpload.image(body.image, field: "image", maxPixels: maxPixels)
-        let today = MRZDate.today
-        let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        let result = try read(image)
         context.metrics.add("vigil_documents_read_total")
-        return .json(DocumentResult(reading, today: today), headers: [("Cache-Control", "no-store")])
+        return .json(result, headers: [("Cache-Control", "no-store")])
+    }
+
+    /// What the document on `image` reads, judged today (UTC).
+    static func read(_ image: Image) throws(HTTPError) -> DocumentResult {
+        guard let reader else { throw HTTPError(.notReady, "this server cannot read documents: the OCR-B font (Debian: fonts-ocr-b) is missing") }
+        let today = MRZDate.today
+        return DocumentResult(reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today), today: today)
     }
 }

@@ -105,14 +105,14 @@ public class SQLStore: Store, @unchecked Sendable {
 
     private static let sessionColumns = """
         id, tenant_id, token_hash, status, policy, ssid, external_ref, locale, theme, created_at_ms, expires_at_ms, updated_at_ms, \
-        engine_state, result, signed_result, version, outcome, risk, redirect_url
+        engine_state, result, signed_result, version, outcome, risk, redirect_url, document
         """
 
     public func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError) {
         let values = try Self.values(session)
         try inTransaction { c in
             try c.query("""
-                INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+                INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
                 """, values)
             if let reference {
                 try c.query("INSERT INTO reference_faces (session_id, descriptor, delete_after_ms) VALUES (?1, ?2, ?3)",
@@ -152,7 +152,7 @@ public class SQLStore: Store, @unchecked Sendable {
             try c.query("""
                 UPDATE sessions SET status = ?4, policy = ?5, ssid = ?6, external_ref = ?7, locale = ?8, theme = ?9, \
                 expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16, \
-                outcome = ?17, risk = ?18, redirect_url = ?19 WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
+                outcome = ?17, risk = ?18, redirect_url = ?19, document = ?20 WHERE id = ?1 AND tenant_id = ?2 AND version = ?16 - 1
                 """, values)
             guard c.changes == 1 else { throw StoreError.staleVersion }
             if let webhook { try Self.insert(webhook, into: c) }
@@ -164,8 +164,14 @@ public class SQLStore: Store, @unchecked Sendable {
                     INSERT INTO audit_images (session_id, jpeg, delete_after_ms) VALUES (?1, ?2, ?3) \
                     ON CONFLICT (session_id) DO UPDATE SET jpeg = excluded.jpeg, delete_after_ms = excluded.delete_after_ms
                     """, [.text(session.id), .blob(image.jpeg), ms(image.deleteAfter)])
+            case .storeDocumentImage(let image):
+                try c.query("""
+                    INSERT INTO document_images (session_id, jpeg, portrait, delete_after_ms) VALUES (?1, ?2, ?3, ?4) \
+                    ON CONFLICT (session_id) DO UPDATE SET jpeg = excluded.jpeg, portrait = excluded.portrait, delete_after_ms = excluded.delete_after_ms
+                    """, [.text(session.id), .blob(image.jpeg), image.portrait.map(SQLValue.blob) ?? .null, ms(image.deleteAfter)])
             case .erase(let payloads):
                 try c.query("DELETE FROM audit_images WHERE session_id = ?1", [.text(session.id)])
+                try c.query("DELETE FROM document_images WHERE session_id = ?1", [.text(session.id)])
                 try c.query("DELETE FROM reference_faces WHERE session_id = ?1", [.text(session.id)])
                 for (id, payload) in payloads.sorted(by: { $0.key < $1.key }) {
                     try c.query("UPDATE webhook_outbox SET payload = ?3 WHERE id = ?1 AND session_id = ?2 AND state = 'pending'",
@@ -200,6 +206,14 @@ public class SQLStore: Store, @unchecked Sendable {
         }
     }
 
+    public func documentImage(sessionId: String) throws(StoreError) -> DocumentImage? {
+        try reading { c in
+            try c.query("SELECT jpeg, portrait, delete_after_ms FROM document_images WHERE session_id = ?1", [.text(sessionId)]).first.map {
+                DocumentImage(jpeg: $0[0].bytes ?? [], portrait: $0[1].bytes, deleteAfter: date($0[2]))
+            }
+        }
+    }
+
     public func insertFrameHash(_ hash: UInt64, sessionId: String, deleteAfter: Date) throws(StoreError) {
         try locked { c in try Self.insert(FrameHash(hash, deleteAfter: deleteAfter), sessionId: sessionId, into: c) }
     }
@@ -221,7 +235,7 @@ public class SQLStore: Store, @unchecked Sendable {
     public func purgePersonalData(now: Date, webhooksBefore: Date) throws(StoreError) -> Int {
         try inTransaction { c in
             var purged = 0
-            for table in ["audit_images", "reference_faces", "frame_hashes"] {
+            for table in ["audit_images", "reference_faces", "document_images", "frame_hashes"] {
                 try c.query("DELETE FROM \(table) WHERE delete_after_ms <= ?1", [ms(now)])
                 purged += c.changes
             }
@@ -261,9 +275,10 @@ public class SQLStore: Store, @unchecked Sendable {
     private static func values(_ s: SessionRecord) throws(StoreError) -> [SQLValue] {
         let policy = try encode(s.policy)
         let risk = try s.risk.map { (r) throws(StoreError) in try encode(r) }
+        let document = try s.document.map { (d) throws(StoreError) in try encode(d) }
         return [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
                 s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
-                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql, s.redirectUrl.sql]
+                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql, s.redirectUrl.sql, document.sql]
     }
 
     private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
@@ -282,6 +297,10 @@ public class SQLStore: Store, @unchecked Sendable {
         if let risk = row[17].string {
             guard let decoded = try? JSONDecoder().decode(SessionRisk.self, from: Data(risk.utf8)) else { throw .corrupt("session risk") }
             s.risk = decoded
+        }
+        if let document = row[19].string {
+            guard let decoded = try? JSONDecoder().decode(DocumentResult.self, from: Data(document.utf8)) else { throw .corrupt("session document") }
+            s.document = decoded
         }
         return s
     }

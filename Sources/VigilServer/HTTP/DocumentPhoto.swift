@@ -1,0 +1,61 @@
+import Foundation
+import VigilCore
+import VigilDocument
+import VigilFace
+import VigilHTTP
+import VigilStore
+
+/// `POST /v1/client/document`: a photo of the identity document in the session's document step.
+/// The first photo whose zone is read with every check holding, of an accepted type, not expired
+/// and (when the face is compared) with a portrait, becomes the session's document; any other is
+/// answered with what to do next. Photos are never logged.
+extension DeviceAPI {
+    /// The largest document photo accepted (a 2 MP JPEG is 0.3-1 MB).
+    static let maxDocumentBytes = 6 * 1024 * 1024
+
+    /// What a document photo answers.
+    struct DocumentAnswer: Encodable {
+        /// Whether the photo became the session's document.
+        let captured: Bool
+        /// What to do next when it did not.
+        let guidance: DocumentGuidance?
+        /// The format read (`TD1`, `TD2`, `TD3`), when one was.
+        let type: String?
+    }
+
+    static func document(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
+        let record = try context.deviceSession(request)
+        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        guard let step = record.policy.document else {
+            throw HTTPError(.documentNotRequested, "this session's policy has no document step")
+        }
+        guard record.document == nil else { throw HTTPError(.documentAlreadyCaptured, "the session's document was captured already") }
+        guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
+            throw HTTPError(.unsupportedMediaType, "a document photo is one JPEG with 'Content-Type: image/jpeg'")
+        }
+        guard request.body.count >= 4, request.body[0] == 0xFF, request.body[1] == 0xD8, request.body[2] == 0xFF else {
+            throw HTTPError(.invalidImage, "the body is not a JPEG")
+        }
+        let image: Image
+        do {
+            image = try Image(encoded: request.body, maxPixels: DocumentAPI.maxPixels)
+        } catch {
+            throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
+        }
+        let read = try DocumentAPI.read(image)
+        context.metrics.add("vigil_document_photos_total")
+        let answer = { (guidance: DocumentGuidance) in
+            HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type), headers: [("Cache-Control", "no-store")])
+        }
+        guard read.checks.readable else { return answer(read.reason == DocumentReader.noZone ? .noDocument : .unreadable) }
+        guard read.checks.checkDigits, read.checks.dates, read.checks.fields else { return answer(.unreadable) }
+        guard step.accepts(format: read.type ?? "") else { return answer(.typeNotAccepted) }
+        guard !read.checks.expired else { return answer(.expired) }
+        let portrait = try context.analyzers().withAnalyzer { DocumentPortrait.descriptor(in: image, analyzer: $0) }
+        if step.matchFace, portrait == nil { return answer(.noPortrait) }
+        let kept = DocumentImage(jpeg: request.body, portrait: portrait?.bytes,
+                                 deleteAfter: context.clock.now.addingTimeInterval(context.configuration.retention))
+        try context.capture.captureDocument(record, read, image: kept)
+        return .json(DocumentAnswer(captured: true, guidance: nil, type: read.type), headers: [("Cache-Control", "no-store")])
+    }
+}
