@@ -32,9 +32,11 @@ public struct DocumentReader: Sendable {
     }
 
     public func read(_ image: PageImage, today: MRZDate) -> Reading {
-        // A page turned by a few degrees is straightened first (`Deskew`).
-        let tilt = Deskew.angle(of: image)
-        let upright = abs(tilt) >= 0.3 ? Deskew.rotated(image, by: -tilt) : image
+        // The background goes first (a dark table beside the page would be ink in every row),
+        // then a page turned by a few degrees is straightened (`Deskew`).
+        let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))
+        let tilt = Deskew.angle(of: flat)
+        let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         guard let zone = MRZLocator.zone(in: upright) else { return .unreadable(Self.noZone) }
         let lines: [MRZTextReader.Line]
         do {

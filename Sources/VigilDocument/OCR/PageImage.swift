@@ -27,6 +27,13 @@ public struct PageImage: Sendable, Equatable {
         }
     }
 
+    /// Puts `image` over this one with its top-left corner at (`x`, `y`), replacing what was there.
+    public mutating func paste(_ image: PageImage, x: Int, y: Int) {
+        for py in 0..<image.height where y + py >= 0 && y + py < height {
+            for px in 0..<image.width where x + px >= 0 && x + px < width { self[x + px, y + py] = image[px, py] }
+        }
+    }
+
     /// The luma (BT.601) of interleaved RGB pixels.
     public init(rgb: [UInt8], width: Int, height: Int) {
         self.width = width

@@ -12,6 +12,8 @@ public enum DocumentEvaluation {
         /// Page size in megapixels.
         public let megapixels: Double
         public var rotation = 0.0, blur = 0, noise = 0.0
+        /// The grey of a table the page lies on (the photo a fifth wider and taller than the page), nil for none.
+        public var table: UInt8?
         /// JPEG quality of the photo, nil for none.
         public var jpegQuality: Int?
     }
@@ -22,6 +24,7 @@ public enum DocumentEvaluation {
         Condition(name: "turned 4 degrees", megapixels: 2, rotation: 4), Condition(name: "turned -3 degrees", megapixels: 2, rotation: -3),
         Condition(name: "blurred", megapixels: 2, blur: 1), Condition(name: "noisy", megapixels: 2, noise: 12),
         Condition(name: "JPEG 60", megapixels: 2, jpegQuality: 60),
+        Condition(name: "on a dark table", megapixels: 2, table: 60),
         Condition(name: "turned, blurred, noisy, JPEG 70", megapixels: 2, rotation: 2.5, blur: 1, noise: 8, jpegQuality: 70),
     ]
 
@@ -82,6 +85,11 @@ public enum DocumentEvaluation {
 
     static func disturb(_ page: PageImage, _ condition: Condition, random: inout SynthRandom) throws -> PageImage {
         var out = condition.rotation == 0 ? page : Deskew.rotated(page, by: condition.rotation)
+        if let table = condition.table {
+            var photo = PageImage(width: out.width * 6 / 5, height: out.height * 6 / 5, value: table)
+            photo.paste(out, x: out.width / 10, y: out.height / 10)
+            out = photo
+        }
         if condition.blur > 0 { out = boxBlur(out, radius: condition.blur) }
         if condition.noise > 0 {
             for i in out.pixels.indices { out.pixels[i] = UInt8(max(0, min(255, Double(out.pixels[i]) + random.gaussian(condition.noise)))) }

@@ -39,10 +39,7 @@ public struct SpecimenDocument: Sendable {
         // The portrait box on the left, the printed fields to its right, above the zone.
         let box = (x: width / 25, y: height / 8, width: width * 3 / 10, height: min(zoneTop - height / 8 - height / 20, width * 4 / 10))
         let photo = portrait.resized(width: box.width, height: box.height)
-        let grey = PageImage(rgb: photo.rgb, width: box.width, height: box.height)
-        for y in 0..<box.height {
-            for x in 0..<box.width { page[box.x + x, box.y + y] = grey[x, y] }
-        }
+        page.paste(PageImage(rgb: photo.rgb, width: box.width, height: box.height), x: box.x, y: box.y)
         let small = try OCRBFont(pixelHeight: max(8, height / 22))
         let printed = [format == .td3 ? "PASSPORT" : "IDENTITY CARD", fields.issuingState, fields.surname, fields.givenNames, fields.nationality,
                        "\(fields.dateOfBirth)", fields.sex ?? "<", "\(fields.expiryDate)", fields.documentNumber]

@@ -1,0 +1,56 @@
+/// Removes what lies behind the text: the paper's pattern, uneven light, and the table or hand
+/// around the document. A black top-hat (the image closed by a square of `side` pixels, minus
+/// the image) keeps only dark marks thinner than the square, such as strokes of text, and turns
+/// every wider region, dark or light, to zero; the result is inverted back to dark ink on white.
+/// Without it a dark table beside the page is "ink" in every row, and no line of text stands out.
+public enum BackgroundRemoval {
+    /// The square's side for a photo `width` pixels wide: three times the strokes of a TD1 zone
+    /// that spans the photo, and far narrower than a table or a hand.
+    public static func side(forWidth width: Int) -> Int { max(7, width / 60) | 1 }
+
+    /// `image` with everything wider than `side` pixels made white.
+    public static func flattened(_ image: PageImage, side: Int) -> PageImage {
+        // Closing: the largest value around each pixel, then the smallest of those.
+        let closed = filter(filter(image, side: side, keep: max), side: side, keep: min)
+        var out = image
+        for i in out.pixels.indices { out.pixels[i] = 255 - (closed.pixels[i] - min(closed.pixels[i], image.pixels[i])) }
+        return out
+    }
+
+    /// The `keep` (max or min) of each `side` x `side` square, rows then columns.
+    static func filter(_ image: PageImage, side: Int, keep: (UInt8, UInt8) -> UInt8) -> PageImage {
+        var rows = image
+        image.pixels.withUnsafeBufferPointer { source in
+            rows.pixels.withUnsafeMutableBufferPointer { target in
+                for y in 0..<image.height { run(source, target, start: y * image.width, step: 1, count: image.width, side: side, keep: keep) }
+            }
+        }
+        var out = rows
+        rows.pixels.withUnsafeBufferPointer { source in
+            out.pixels.withUnsafeMutableBufferPointer { target in
+                for x in 0..<image.width { run(source, target, start: x, step: image.width, count: image.height, side: side, keep: keep) }
+            }
+        }
+        return out
+    }
+
+    /// van Herk and Gil-Werman's running extreme over a window of `side` centred on each of
+    /// `count` values: three comparisons a value whatever the window (blocks of `side` with
+    /// their prefix and suffix extremes).
+    private static func run(_ source: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutableBufferPointer<UInt8>, start: Int, step: Int,
+                            count: Int, side: Int, keep: (UInt8, UInt8) -> UInt8) {
+        let half = side / 2
+        let padded = count + 2 * half
+        // Values outside the line repeat its ends.
+        func value(_ i: Int) -> UInt8 { source[start + min(count - 1, max(0, i - half)) * step] }
+        var prefix = [UInt8](repeating: 0, count: padded), suffix = [UInt8](repeating: 0, count: padded)
+        for i in 0..<padded { prefix[i] = i % side == 0 ? value(i) : keep(prefix[i - 1], value(i)) }
+        for i in stride(from: padded - 1, through: 0, by: -1) {
+            suffix[i] = (i % side == side - 1 || i == padded - 1) ? value(i) : keep(suffix[i + 1], value(i))
+        }
+        for i in 0..<count {
+            // The window of output i covers padded positions i ... i + side - 1.
+            target[start + i * step] = keep(suffix[i], prefix[min(padded - 1, i + side - 1)])
+        }
+    }
+}
