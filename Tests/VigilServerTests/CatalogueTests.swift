@@ -35,10 +35,14 @@ struct CatalogueTests {
     /// camera-denied help exists for each place the permission can live.
     @Test func everyErrorScreenSaysWhatToDoNext() throws {
         let script = try Self.resource("capture.js")
-        // Codes passed to fail() directly, and those sessionError() maps server answers to.
-        let sessionError = try #require(script.range(of: "function sessionError").flatMap { start in
-            script.range(of: "\n  }\n", range: start.upperBound..<script.endIndex).map { script[start.lowerBound..<$0.lowerBound] } })
-        let codes = try Self.matches(#"fail\("([a-z_]+)"\)"#, in: script).union(try Self.matches(#"return "([a-z_]+)";"#, in: String(sessionError)))
+        // Codes passed to fail() directly, and those sessionError() and cameraFailure() map
+        // server answers and camera errors to.
+        var codes = try Self.matches(#"fail\("([a-z_]+)"\)"#, in: script)
+        for function in ["sessionError", "cameraFailure"] {
+            let body = try #require(script.range(of: "function \(function)").flatMap { start in
+                script.range(of: "\n  }\n", range: start.upperBound..<script.endIndex).map { script[start.lowerBound..<$0.lowerBound] } })
+            codes.formUnion(try Self.matches(#"return "([a-z_]+)";"#, in: String(body)))
+        }
         #expect(codes.isSuperset(of: ["camera_denied", "no_camera", "camera_in_use", "network_lost", "invalid_link", "locked_out"]), "\(codes.sorted())")
         for locale in Self.locales {
             let catalogue = try CapturePageTests.catalogue(locale)

@@ -1,12 +1,19 @@
-// Vigil capture page: camera -> one JPEG per request to the device API -> live guidance, one
-// challenge at a time, reflection flashes, result. Every server answer is untrusted: only known
+// Vigil capture page: the identity document when the policy asks for one (rear camera, a photo
+// read by the server about once a second), then camera -> one JPEG per request to the device
+// API -> live guidance, one challenge at a time, reflection flashes, result. Every server answer is untrusted: only known
 // fields and values are used, and text is set with textContent, never as HTML.
 "use strict";
 (() => {
   const LOCALES = ["en", "pt-BR", "es", "fr", "zh-Hans"];
   const MOTIONS = ["blink", "mouthOpen", "turnLeft", "turnRight", "nod", "shake"];
   const FEEDBACK = ["faceNotFound", "multipleFaces", "faceTooFar", "faceTooClose", "faceNotCentered", "tooDark", "tooBright", "blurry",
-    "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "unknown"];
+    "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "documentIssue", "unknown"];
+  const DOCUMENT_TYPES = ["passport", "idCard", "td2"];
+  const DOCUMENT_GUIDANCE = ["noDocument", "unreadable", "typeNotAccepted", "expired", "noPortrait"];
+  // The frame's proportions: a passport's data page, an ID-1 card, a TD2 card.
+  const DOCUMENT_ASPECT = { passport: 125 / 88, idCard: 85.6 / 54, td2: 105 / 74 };
+  const DOCUMENT_PHOTO_INTERVAL_MS = 1000;  // one photo read at a time, about one a second
+  const DOCUMENT_MAX_PIXELS = 2100000;      // about 2 MP: enough for the zone's characters, quick to send
   const UPLOAD_INTERVAL_MS = 100;  // at most 10 uploads a second, never more than the camera delivers
   const UPLOAD_SLACK_MS = 20;      // camera jitter tolerated around that interval
   const POLL_INTERVAL_MS = 25;     // checksum polling where there is no frame callback
@@ -34,6 +41,7 @@
   let captureRun = 0, lastCaptureMs = -1, nextDueMs = 0, pausedUntil = 0, mediaAnchor = null, lastChecksum = null, sentPrints = [];
   let finished = false, capturing = false, reflection = null, speak = false, lastSpoken = "";
   let failingSince = null, failures = 0, sessionInfo = null, lastChallenge = null, parentOrigin = null;
+  let documentRun = 0, documentDetected = false;
 
   // --- native bridge -------------------------------------------------------------------------
   const bridge = {
@@ -160,11 +168,7 @@
     } catch (e) {
       clearTimeout(timeout);
       if (timedOut) return;
-      const name = e && e.name;
-      if (name === "NotAllowedError" || name === "SecurityError") return fail("camera_denied");
-      if (name === "NotFoundError" || name === "OverconstrainedError") return fail("no_camera");
-      if (name === "NotReadableError" || name === "AbortError") return fail("camera_in_use");
-      return fail("camera_failed");
+      return fail(cameraFailure(e));
     }
     clearTimeout(timeout);
     if (timedOut || finished) return stopCamera();
@@ -179,6 +183,14 @@
     capturing = true;
     startFrames();
     requestAnimationFrame(paint);
+  }
+  // The error screen for a camera that did not open.
+  function cameraFailure(e) {
+    const name = e && e.name;
+    if (name === "NotAllowedError" || name === "SecurityError") return "camera_denied";
+    if (name === "NotFoundError" || name === "OverconstrainedError") return "no_camera";
+    if (name === "NotReadableError" || name === "AbortError") return "camera_in_use";
+    return "camera_failed";
   }
   // Asked once, after the camera: a risk signal, so a refusal or a silent browser only reports
   // that and the capture goes on. The page's own timer also covers a permission prompt left open.
@@ -232,8 +244,8 @@
     for (const t of opened.getTracks()) t.stop();
     return openDevice({ deviceId: { exact: other.deviceId } });
   }
-  function openDevice(which) {
-    const video = Object.assign({ width: { ideal: 1280 }, height: { ideal: 720 }, resizeMode: "none" }, which);
+  function openDevice(which, size = { width: 1280, height: 720 }) {
+    const video = Object.assign({ width: { ideal: size.width }, height: { ideal: size.height }, resizeMode: "none" }, which);
     return navigator.mediaDevices.getUserMedia({ video, audio: false });
   }
   async function usableCameras() {
@@ -288,13 +300,130 @@
     if (stream) for (const track of stream.getTracks()) track.stop();
     stream = null;
     $("video").srcObject = null;
+    $("document-video").srcObject = null;
+    documentRun += 1;   // ends the document step's photo loop
     $("flash").removeAttribute("data-active");
     document.body.removeAttribute("data-fill-light");
     fillLightSince = null;
     $("switch-camera").hidden = true;
+    $("document-switch-camera").hidden = true;
     if ("speechSynthesis" in window) speechSynthesis.cancel();
   }
   function schedule(fn, ms) { timers.push(setTimeout(fn, ms)); if (timers.length > 64) timers = timers.slice(-32); }
+
+  // --- document step ---------------------------------------------------------------------------
+  // The document first, with the rear camera where there is one (a laptop's only camera
+  // otherwise). About once a second a still of up to 2 MP goes to the server, which reads it and
+  // answers what to do, or takes it as the session's document; then the person agrees to the
+  // face step.
+  function documentIntro() {
+    const step = sessionInfo.document;
+    document.documentElement.style.setProperty("--document-aspect", String(DOCUMENT_ASPECT[step.types[0]] || DOCUMENT_ASPECT.passport));
+    $("document-skip").hidden = step.required;
+    $("document-tip-portrait").hidden = !step.matchFace;
+    show("document-intro");
+    $("document-start").focus();
+  }
+  async function startDocumentCamera(deviceId) {
+    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function" || typeof fetch !== "function") {
+      return fail("unsupported");
+    }
+    show("document");
+    $("document-prompt").textContent = t("cameraStarting");
+    let timedOut = false;
+    const timeout = setTimeout(() => { timedOut = true; fail("camera_timeout"); }, CAMERA_TIMEOUT_MS);
+    let opened;
+    try {
+      opened = await openDevice(deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "environment" }, { width: 1920, height: 1080 });
+    } catch (e) {
+      clearTimeout(timeout);
+      if (timedOut) return;
+      return fail(cameraFailure(e));
+    }
+    clearTimeout(timeout);
+    if (timedOut || finished) { for (const track of opened.getTracks()) track.stop(); return; }
+    if (stream) for (const track of stream.getTracks()) track.stop();
+    stream = opened;
+    $("document-video").srcObject = stream;
+    try { await $("document-video").play(); } catch (e) { /* autoplay of a muted inline video is allowed */ }
+    bridge.event("camera.started", { step: "document" });
+    $("document-switch-camera").hidden = (await usableCameras()).length < 2;
+    $("document-prompt").textContent = t("document.hold");
+    failingSince = null;
+    failures = 0;
+    const run = ++documentRun;
+    schedule(() => takeDocumentPhoto(run), 500);
+  }
+  async function switchDocumentCamera() {
+    const cameras = await usableCameras();
+    if (cameras.length < 2 || !stream) return;
+    const current = (stream.getVideoTracks()[0] && stream.getVideoTracks()[0].getSettings().deviceId) || "";
+    startDocumentCamera(cameras[(cameras.findIndex((c) => c.deviceId === current) + 1) % cameras.length].deviceId);
+  }
+  async function takeDocumentPhoto(run) {
+    if (run !== documentRun || finished) return;
+    const next = (ms) => schedule(() => takeDocumentPhoto(run), ms);
+    const video = $("document-video");
+    if (video.readyState < 2 || !video.videoWidth) return next(300);
+    const scale = Math.min(1, Math.sqrt(DOCUMENT_MAX_PIXELS / (video.videoWidth * video.videoHeight)));
+    const canvas = $("document-canvas");
+    canvas.width = Math.round(video.videoWidth * scale);
+    canvas.height = Math.round(video.videoHeight * scale);
+    canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+    if (!blob || run !== documentRun) return;
+    let answer;
+    try {
+      answer = await request("POST", "/v1/client/document", blob, true, { "Content-Type": "image/jpeg" });
+      if ([502, 503, 504].includes(answer.status) && !errorCode(answer)) throw new Error("gateway " + answer.status);
+    } catch (e) {
+      failingSince = failingSince || performance.now();
+      failures = Math.min(failures + 1, 5);
+      $("document-prompt").textContent = t("reconnecting");
+      if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) return fail("network_lost");
+      return next(Math.min(2000, 100 * 2 ** failures));
+    }
+    if (run !== documentRun) return;
+    failingSince = null;
+    failures = 0;
+    $("document-prompt").textContent = t("document.hold");
+    const body = answer.body || {};
+    if (answer.status === 200 && body.captured === true) return documentCaptured(body.type);
+    if (errorCode(answer) === "document_already_captured") return documentCaptured(null);
+    if (answer.status === 200) {
+      const code = DOCUMENT_GUIDANCE.includes(body.guidance) ? body.guidance : "noDocument";
+      if (code !== "noDocument" && !documentDetected) { documentDetected = true; bridge.event("document.detected"); }
+      $("document-frame").classList.toggle("ok", code !== "noDocument");
+      $("document-guidance").textContent = t("document.guidance." + code);
+      return next(DOCUMENT_PHOTO_INTERVAL_MS);
+    }
+    if (answer.status === 429 || (answer.status === 503 && errorCode(answer) === "server_busy")) {
+      const wait = Number(body.error && body.error.retryAfterMs);
+      return next(Number.isFinite(wait) ? Math.min(10000, Math.max(500, wait)) : 1000);
+    }
+    fail(sessionError(answer));
+  }
+  function documentCaptured(type) {
+    stopCamera();
+    if (!documentDetected) { documentDetected = true; bridge.event("document.detected"); }
+    sessionInfo.document.captured = true;
+    bridge.event("document.captured", { format: ["TD1", "TD2", "TD3"].includes(type) ? type : null });
+    $("document-consent").textContent = t(sessionInfo.document.matchFace ? "document.consent" : "document.consentLiveness");
+    show("document-done");
+    $("document-continue").focus();
+  }
+  // The face step: its intro, or the camera at once for a host that autostarts the page.
+  function faceStep(autostart) {
+    if (autostart) return startCamera();
+    $("no-flashes").hidden = !sessionInfo.motionOnlyAvailable;
+    show("intro");
+    $("start").focus();
+  }
+  function documentStep(value) {
+    if (!value || typeof value !== "object" || value.captured === true) return null;
+    const types = Array.isArray(value.types) ? value.types.filter((x) => DOCUMENT_TYPES.includes(x)) : [];
+    return { captured: false, required: value.required !== false, matchFace: value.matchFace !== false, types: types.length ? types : DOCUMENT_TYPES };
+  }
 
   // --- frames ----------------------------------------------------------------------------------
   // Exactly one upload per new camera frame, at most one per UPLOAD_INTERVAL_MS of capture time:
@@ -588,6 +717,12 @@
       location.reload();
     });
     $("cancel").addEventListener("click", () => cancel());
+    $("document-cancel").addEventListener("click", () => cancel());
+    $("document-decline").addEventListener("click", () => cancel());
+    $("document-start").addEventListener("click", () => startDocumentCamera());
+    $("document-skip").addEventListener("click", () => { bridge.event("document.skipped"); faceStep(false); });
+    $("document-continue").addEventListener("click", () => faceStep(false));
+    $("document-switch-camera").addEventListener("click", () => switchDocumentCamera());
     $("switch-camera").addEventListener("click", () => switchCamera());
     $("speak").addEventListener("click", () => {
       speak = !speak;
@@ -616,15 +751,16 @@
       if (url.protocol === "https:" || url.protocol === "http:") redirectUrl = url.href;
     } catch (e) { /* none, or not a URL */ }
     sessionInfo = { faceSeen: false, redirectUrl, collectLocation: body.collectLocation === true,
-                    motionOnlyAvailable: body.motionOnlyAvailable === true };
+                    motionOnlyAvailable: body.motionOnlyAvailable === true, document: documentStep(body.document) };
     bridge.send("ready");
     if (body.status === "completed") return complete(body);
     if (body.status === "expired") return fail("session_expired");
     if (body.status === "cancelled") return fail("cancelled");
     bridge.event("session.started");
     reportDeviceId();
-    if (query.get("autostart") === "1") startCamera();
-    else { $("no-flashes").hidden = !sessionInfo.motionOnlyAvailable; show("intro"); $("start").focus(); }
+    const autostart = query.get("autostart") === "1";
+    if (sessionInfo.document) return autostart ? startDocumentCamera() : documentIntro();
+    faceStep(autostart);
   }
   main();
 })();
