@@ -14,8 +14,26 @@ public struct DeviceAPIClient: Sendable {
         public let feedback: [String]?
         public let signedResult: String?
         public let lockedOut: Bool?
+        /// The document step, while the session is open and its policy has one.
+        public let document: DocumentStep?
         /// Whether nothing more can happen to the session.
         public var isFinal: Bool { SessionStatus(rawValue: status)?.isFinal == true }
+    }
+
+    /// A session's document step as the status reports it.
+    public struct DocumentStep: Decodable, Sendable, Hashable {
+        public let captured: Bool, required: Bool, matchFace: Bool
+        public let types: [DocumentType]
+    }
+
+    /// A document photo's answer from `POST /v1/client/document`.
+    public struct DocumentAnswer: Decodable, Sendable, Hashable {
+        /// Whether the photo became the session's document.
+        public let captured: Bool
+        /// What to do next when it did not.
+        public let guidance: DocumentGuidance?
+        /// The format read (`TD1`, `TD2`, `TD3`), when one was.
+        public let type: String?
     }
 
     /// One frame's answer from `POST /v1/client/frames` (unknown fields ignored).
@@ -68,6 +86,11 @@ public struct DeviceAPIClient: Sendable {
     public func send(frame jpeg: [UInt8], captureMs: Int) async throws -> FrameAnswer {
         try decode(FrameAnswer.self, try await send("POST", "/v1/client/frames", body: Data(jpeg),
                                                     headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": String(captureMs)]))
+    }
+
+    /// `POST /v1/client/document`: one JPEG of the identity document, for the document step.
+    public func send(document jpeg: [UInt8]) async throws -> DocumentAnswer {
+        try decode(DocumentAnswer.self, try await send("POST", "/v1/client/document", body: Data(jpeg), headers: ["Content-Type": "image/jpeg"]))
     }
 
     /// `POST /v1/client/finish`: decide on the frames sent so far.

@@ -2,10 +2,13 @@ import Foundation
 import VigilCore
 
 /// Drives the device API directly with frames from a `FrameSource` (tests, kiosks, the
-/// `vigil capture` CLI): sends each frame, shows the source what the page would show (the
-/// challenge, the reflection colour), then finishes and polls the status until it is final.
+/// `vigil capture` CLI): sends the document photo when the session has a document step, then
+/// each frame, shows the source what the page would show (the challenge, the reflection
+/// colour), then finishes and polls the status until it is final.
 public struct HeadlessCaptureHost: VigilCaptureHost {
     private let makeSource: @Sendable () -> any FrameSource
+    /// A photo of the identity document (JPEG), sent when the session's policy asks for one.
+    public var document: [UInt8]?
     /// Gives up polling after this many seconds.
     public var pollTimeout: TimeInterval = 60
     /// Gives up after network errors lasting this long.
@@ -28,6 +31,7 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
         try session.checkSecurity()
         // Best effort, as the page does it: the signed result then names this device.
         if let id = session.deviceId { try? await session.api.report(deviceId: id) }
+        try await sendDocument(session)
         frames: while true {
             if Task.isCancelled { throw .userCancelled }
             if clock.now - lastSecurity >= .seconds(session.securityInterval) {
@@ -67,6 +71,28 @@ public struct HeadlessCaptureHost: VigilCaptureHost {
         // A recording may end before the server decided: decide on what was sent, then poll.
         if let status = try? await session.api.status(), !status.isFinal { _ = try? await session.api.finish() }
         try await session.waitForFinalStatus(timeout: pollTimeout)
+    }
+
+    /// The document photo, when the session's step waits for one; a photo the server does not
+    /// take ends the capture with its guidance (a file does not get better by sending it again).
+    private func sendDocument(_ session: VigilCaptureSession) async throws(VigilError) {
+        let step: DeviceAPIClient.DocumentStep?
+        do { step = try await session.api.status().document } catch { throw .networkError("\(error)") }
+        guard let step, !step.captured else { return }
+        guard let document else {
+            if step.required { throw .documentNotCaptured("the session asks for a document and none was given") }
+            return
+        }
+        let answer: DeviceAPIClient.DocumentAnswer
+        do {
+            answer = try await session.api.send(document: document)
+        } catch let refusal as DeviceAPIClient.Refusal {
+            if refusal.errorCode == .invalidToken { throw .invalidToken }
+            throw .serverError("\(refusal.status) \(refusal.code): \(refusal.message)")
+        } catch {
+            throw .networkError("\(error)")
+        }
+        guard answer.captured else { throw .documentNotCaptured(answer.guidance?.rawValue ?? "unknown") }
     }
 
     private func update(_ screen: inout CaptureScreen, _ answer: DeviceAPIClient.FrameAnswer, at ms: Int) {

@@ -138,7 +138,9 @@ import FoundationNetworking
             return .error(.sessionNotCompleted(status: status.status, message: "the session ended without a result"))
         }
         let message = outcome == "passed" ? Self.passedText(locale) : Self.failedText(locale)
-        return .success(VigilResult(outcome: outcome, message: message, feedback: status.feedback ?? [], signedResult: signed, auditImage: nil))
+        let payload = (try? CompactJWS(parsing: signed)).flatMap { try? JSONDecoder().decode(VerdictPayload.self, from: Data($0.payload)) }
+        return .success(VigilResult(outcome: outcome, message: message, feedback: status.feedback ?? [], signedResult: signed, auditImage: nil,
+                                    document: payload?.document))
     }
 
     private nonisolated static func passedText(_ locale: String) -> String {

@@ -13,6 +13,9 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
     case userCancelled
     /// The session ended without a decided result (expired, cancelled elsewhere).
     case sessionNotCompleted(status: String, message: String)
+    /// The session asks for an identity document and the one given was not taken (the
+    /// server's guidance: noDocument, unreadable, typeNotAccepted, expired, noPortrait).
+    case documentNotCaptured(String)
     case unexpected(String)
 
     /// Languages `userMessage` speaks.
@@ -38,6 +41,7 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
         case .networkError(let detail): "networkError: \(detail)"
         case .serverError(let detail): "serverError: \(detail)"
         case .sessionNotCompleted(let status, let message): "sessionNotCompleted(\(status)): \(message)"
+        case .documentNotCaptured(let guidance): "documentNotCaptured: \(guidance)"
         case .unexpected(let detail): "unexpected: \(detail)"
         default: key
         }
@@ -55,6 +59,7 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
         case .userTimeout: "userTimeout"
         case .userCancelled: "userCancelled"
         case .sessionNotCompleted: "sessionNotCompleted"
+        case .documentNotCaptured: "documentNotCaptured"
         case .unexpected: "unexpected"
         }
     }
@@ -84,6 +89,11 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
         "userCancelled": ["Verification cancelled.", "Verificação cancelada.", "Verificación cancelada.", "Vérification annulée.", "验证已取消。"],
         "sessionNotCompleted": ["This verification link is no longer valid.", "Este link de verificação não é mais válido.",
                                 "Este enlace de verificación ya no es válido.", "Ce lien de vérification n'est plus valide.", "此验证链接已失效。"],
+        "documentNotCaptured": ["The document could not be read. Photograph the page with the machine-readable lines, flat and in good light.",
+                                "Não foi possível ler o documento. Fotografe a página com as linhas de leitura automática, plana e com boa luz.",
+                                "No se pudo leer el documento. Fotografía la página con las líneas de lectura automática, plana y con buena luz.",
+                                "Le document n'a pas pu être lu. Photographiez la page avec les lignes de lecture automatique, à plat et bien éclairée.",
+                                "无法读取证件。请在光线充足处平放拍摄带有机读码的页面。"],
         "unexpected": ["Something went wrong. Please try again.", "Algo deu errado. Tente novamente.", "Algo salió mal. Inténtalo de nuevo.",
                        "Un problème est survenu. Réessayez.", "出现问题，请重试。"],
     ]

@@ -1,3 +1,5 @@
+import VigilCore
+
 /// What `startLivenessCheck` reports: `.loading`, then exactly one of `.success` or `.error`.
 public enum VigilLivenessState: Sendable, Hashable {
     /// The capture runs.
@@ -21,6 +23,9 @@ public struct VigilResult: Sendable, Hashable {
     public let signedResult: String
     /// The audit image (JPEG): nil from the device API, which never returns face images (the tenant API does).
     public let auditImage: [UInt8]?
+    /// The identity document of the session's document step, as the signed result carries it
+    /// (read from it unverified: the backend verifies the signature).
+    public let document: DocumentResult?
 }
 
 /// Device data for the app's backend, which passes `ssid` when it creates a session.

@@ -9,13 +9,14 @@ import VigilSynthCapture
 /// a JSON line; exit 0 passed, 1 failed or cancelled, 2 error.
 enum CaptureCommand {
     static let usage = """
-    usage: vigil capture --server URL --session-id ID --token T [--no-security]
+    usage: vigil capture --server URL --session-id ID --token T [--no-security] [--document JPEG]
                          (--frames SESSION_DIR | --y4m FILE | --synthetic SPECIES --photo FILE [--seed N])
+    --document: a photo of the identity document, sent first when the session's policy asks for one
     synthetic species (rendered live, following the challenges and colours): live, photoPrint, photoTilted, photoBent, screenReplay, videoLoop
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: ["server", "session-id", "token", "frames", "y4m", "synthetic", "photo", "seed"],
+        let arguments = try Arguments(raw, valued: ["server", "session-id", "token", "frames", "y4m", "synthetic", "photo", "seed", "document"],
                                       switches: ["no-security"])
         guard let server = arguments.value("server").flatMap(URL.init(string:)), let id = arguments.value("session-id"),
               let token = arguments.value("token"), arguments.positionals.isEmpty else { throw CLIError.usage(usage) }
@@ -26,6 +27,12 @@ enum CaptureCommand {
         case (nil, let file?, nil): source = try Y4MFrameSource(url: URL(fileURLWithPath: file))
         case (nil, nil, let name?): source = try synthetic(name, arguments)
         default: throw CLIError.usage("give exactly one of --frames, --y4m or --synthetic\n\(usage)")
+        }
+        var document: [UInt8]?
+        if let path = arguments.value("document") {
+            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError(code: "bad_document", message: "\(path): cannot be read") }
+            guard data.starts(with: [0xFF, 0xD8, 0xFF]) else { throw CLIError(code: "bad_document", message: "\(path): not a JPEG") }
+            document = [UInt8](data)
         }
         let config = VigilConfig(serverURL: server, enableSecurity: !arguments.has("no-security"))
         let box = SourceBox(source: source)
@@ -39,11 +46,17 @@ enum CaptureCommand {
                 done.store(true, ordering: .releasing)
                 return
             }
-            for await state in client.startLivenessCheck(host: HeadlessCaptureHost { box.source }, sessionId: id, sessionToken: token) {
+            var host = HeadlessCaptureHost { box.source }
+            host.document = document
+            for await state in client.startLivenessCheck(host: host, sessionId: id, sessionToken: token) {
                 switch state {
                 case .loading: line(["state": "loading"])
                 case .success(let result):
-                    line(["state": "success", "outcome": result.outcome, "feedback": result.feedback, "signedResult": result.signedResult])
+                    var fields: [String: Any] = ["state": "success", "outcome": result.outcome, "feedback": result.feedback, "signedResult": result.signedResult]
+                    if let document = result.document, let data = try? JSONEncoder().encode(document) {
+                        fields["document"] = try? JSONSerialization.jsonObject(with: data)
+                    }
+                    line(fields)
                     code.withLock { $0 = result.outcome == "passed" ? 0 : 1 }
                 case .error(let error):
                     line(["state": "error", "error": "\(error)".split(separator: ":").first.map(String.init) ?? "", "detail": error.description])

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import VigilDocument
+import VigilFace
+import VigilSynth
 
 /// `vigil capture` against a running `vigil serve`: one JSON line per state, exit codes.
 @Suite(.serialized) struct CaptureCLITests {
@@ -53,6 +56,46 @@ import Testing
         #expect(live.status == 0 && live.states.last?["outcome"] as? String == "passed", "\(live.states)")
         let print = try capture("photoTilted", seed: 1)
         #expect(print.status == 1 && print.states.last?["outcome"] as? String == "failed", "\(print.states)")
+    }
+
+    /// The document first (`--document`), then the live person; the success line carries the
+    /// document read from the signed result.
+    @Test func aDocumentThenTheLivePersonAreCapturedAndTheDocumentIsInTheResult() throws {
+        let data = ServeCLITests.temporaryData()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let served = try ServeCLITests.Served(data: data)
+        defer { _ = served.stop(SIGTERM) }
+        let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
+        let fields = MRZComposer.Fields(documentCode: "I", issuingState: "UTO", documentNumber: "D23145890", surname: "OBAMA", givenNames: "BARACK",
+                                        nationality: "UTO", dateOfBirth: MRZDate(year: 1961, month: 8, day: 4),
+                                        expiryDate: MRZDate(year: MRZDate.today.year + 4, month: 1, day: 20), sex: "M", optionalData: "")
+        let portrait = try Image(contentsOf: URL(fileURLWithPath: "\(CLITests.fixtures)/obama.jpg"))
+        let page = try SpecimenDocument(format: .td1, fields: fields).render(width: 1500, portrait: portrait)
+        let jpeg = try Image(rgb: page.pixels.flatMap { [$0, $0, $0] }, width: page.width, height: page.height).jpegData(quality: 90)
+        let document = try CLITests.temporaryFile(Data(jpeg), suffix: ".jpg")
+        defer { try? FileManager.default.removeItem(atPath: document) }
+        func capture(seed: Int, document: String?) throws -> (status: Int32, states: [[String: Any]]) {
+            let policy: [String: Any] = ["count": 1, "motions": ["turnLeft", "turnRight"], "document": ["types": ["idCard"]]]
+            let (_, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["policy": policy])
+            let id = try #require(session["sessionId"] as? String), token = try #require(session["sessionToken"] as? String)
+            let run = try CLITests.run(["capture", "--server", served.base, "--session-id", id, "--token", token, "--synthetic", "live",
+                                        "--photo", "\(CLITests.fixtures)/obama.jpg", "--seed", String(seed)] + (document.map { ["--document", $0] } ?? []))
+            return (run.status, Self.lines(run))
+        }
+        var live = try capture(seed: 1, document: document)
+        for seed in 2...3 where live.status != 0 {   // live sessions have a measured BPCER: another person may try
+            print("synthetic live capture rejected, trying another: \(live.states.last ?? [:])")
+            live = try capture(seed: seed, document: document)
+        }
+        #expect(live.status == 0, "\(live.states)")
+        let read = try #require(live.states.last?["document"] as? [String: Any])
+        #expect(read["type"] as? String == "TD1" && read["surname"] as? String == "OBAMA" && read["documentNumber"] as? String == "D23145890")
+        #expect((read["face"] as? [String: Any])?["matched"] as? Bool == true, "\(read)")
+        // Without the photo the session cannot start, and says why.
+        let missing = try capture(seed: 1, document: nil)
+        #expect(missing.status == 2 && missing.states.last?["error"] as? String == "documentNotCaptured", "\(missing.states)")
+        #expect(try CLITests.run(["capture", "--server", served.base, "--session-id", "s", "--token", "t", "--frames", "/tmp",
+                                  "--document", "/nonexistent.jpg"]).status == 2)
     }
 
     @Test func badArgumentsAndABadTokenExitTwo() throws {
