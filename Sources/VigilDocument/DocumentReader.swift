@@ -18,6 +18,11 @@ public struct DocumentReader: Sendable {
     /// The reason given when no zone is found on the photo at all.
     public static let noZone = "no machine-readable zone found"
 
+    /// The least correlation with its template a character may have. In the evaluation of
+    /// 2026-12-04 (420 readings) no reading read exactly had a character below 0.56, and a
+    /// reflection over the zone left white cells at 0.
+    static let minimumCharacterScore = 0.45
+
     /// The size the templates are drawn at: capitals of about 30 pixels.
     public static let templateSize = 40
 
@@ -38,11 +43,16 @@ public struct DocumentReader: Sendable {
         let tilt = Deskew.angle(of: flat)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         guard let zone = MRZLocator.zone(in: upright) else { return .unreadable(Self.noZone) }
-        let lines: [MRZTextReader.Line]
-        do {
-            lines = try reader.read(zone)
-        } catch {
+        // A zone seen at an angle is also read straightened (`ZoneRectifier`); the reading whose
+        // characters match their templates best is kept.
+        let candidates = [zone, ZoneRectifier.rectified(zone)].compactMap { $0 }.compactMap { try? reader.read($0) }
+        guard let lines = candidates.max(by: { Self.meanScore($0) < Self.meanScore($1) }) else {
             return .unreadable("the machine-readable zone could not be read")
+        }
+        // A character that matches no template well was not seen whole (glare, a shadow, a
+        // fold): whatever it was read as, the reading is not to be trusted.
+        guard (lines.flatMap(\.scores).min() ?? 0) >= Self.minimumCharacterScore else {
+            return .unreadable("part of the machine-readable zone could not be read (glare, a shadow or a fold over it)")
         }
         do {
             let mrz = try MRZ(lines: lines.map(\.text), today: today)
@@ -50,6 +60,14 @@ public struct DocumentReader: Sendable {
         } catch {
             return .unreadable("the lines read are not a machine-readable zone")
         }
+    }
+}
+
+extension DocumentReader {
+    /// The mean correlation of the characters of `lines` with their templates.
+    static func meanScore(_ lines: [MRZTextReader.Line]) -> Double {
+        let scores = lines.flatMap(\.scores)
+        return scores.isEmpty ? -1 : scores.reduce(0, +) / Double(scores.count)
     }
 }
 

@@ -62,6 +62,16 @@ import Testing
         #expect(try MRZ(lines: lines, today: Self.today).issuingState == "UT0")   // as read
     }
 
+    /// No check digit covers the document code: P read as F would otherwise pass every check.
+    @Test func aDocumentCodeNoICAODocumentStartsWithFailsTheFieldRules() throws {
+        for first in ["F", "B", "J"] {
+            let lines = [first + Self.td3[0].dropFirst(), Self.td3[1]]
+            let reading = try MRZ(lines: lines, today: Self.today)
+            #expect(!reading.checks.fields && reading.checks.checkDigits && reading.documentCode == first + "")
+        }
+        for first in ["P", "V", "I", "A", "C"] { #expect(try MRZ(lines: [first + Self.td3[0].dropFirst(), Self.td3[1]], today: Self.today).checks.fields) }
+    }
+
     @Test func whatIsNoZoneIsATypedError() {
         #expect(throws: MRZError.unrecognizedFormat(lineLengths: [44])) { try MRZ(lines: [Self.td3[0]], today: Self.today) }
         #expect(throws: MRZError.invalidCharacters(line: 2)) {

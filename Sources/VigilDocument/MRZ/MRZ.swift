@@ -112,7 +112,7 @@ public struct MRZ: Sendable, Equatable {
         let letters = { (b: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) }
         let digits = { (b: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) }
         let fields = Self.letterCode(state) && Self.letterCode(nationality)
-            && letters(code.first!) && (letters(code.last!) || code.last! == filler)
+            && Self.documentKinds.contains(code.first!) && (letters(code.last!) || code.last! == filler)
             && Self.fillersOnlyAtEnd(numberBytes[...]) && numberBytes.first.map { $0 != filler } == true
             && birth.0.allSatisfy(digits) && expiry.0.allSatisfy(digits)
             && [UInt8(ascii: "M"), UInt8(ascii: "F"), UInt8(ascii: "X"), filler].contains(sex)
@@ -121,6 +121,10 @@ public struct MRZ: Sendable, Equatable {
                         expiryDate: Self.holds(expiry.0, expiry.1), optionalData: optionalHolds,
                         composite: Self.holds(composite.0[...], composite.1), dates: birthDate != nil && expiryDate != nil, fields: fields)
     }
+
+    /// The first letter of a document code (ICAO 9303 parts 4 to 7): A, C or I for official
+    /// travel documents, P for passports, V for visas.
+    static let documentKinds: Set<UInt8> = Set("ACIPV".utf8)
 
     static func isMRZCharacter(_ b: UInt8) -> Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "<")

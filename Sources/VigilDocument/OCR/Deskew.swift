@@ -59,12 +59,7 @@ public enum Deskew {
                 // Where this output pixel comes from in the input.
                 let dx = Double(x) - cx, dy = Double(y) - cy
                 let sx = c * dx + s * dy + cx, sy = -s * dx + c * dy + cy
-                let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
-                guard x0 >= 0, y0 >= 0, x0 + 1 < image.width, y0 + 1 < image.height else { continue }
-                let ax = sx - Double(x0), ay = sy - Double(y0)
-                let top = Double(image[x0, y0]) * (1 - ax) + Double(image[x0 + 1, y0]) * ax
-                let bottom = Double(image[x0, y0 + 1]) * (1 - ax) + Double(image[x0 + 1, y0 + 1]) * ax
-                out[x, y] = UInt8(top * (1 - ay) + bottom * ay)
+                out[x, y] = UInt8(image.sample(sx, sy))
             }
         }
         return out

@@ -10,6 +10,8 @@ public struct MRZTextReader: Sendable {
         /// For each character, how much better its template matched than the best other one
         /// (correlation difference, 0 to 2).
         public let margins: [Double]
+        /// For each character, its template's correlation with the cell (-1 to 1).
+        public let scores: [Double]
     }
 
     /// Why no zone could be read.
@@ -58,19 +60,29 @@ public struct MRZTextReader: Sendable {
         let ink = image.pixels.map { $0 < threshold }
         let bands = Self.lineBands(ink, width: image.width, height: image.height)
         guard bands.count == 2 || bands.count == 3 else { throw .noLines(found: bands.count) }
-        let lengths = bands.count == 3 ? [30] : [44, 36]
-        // The length whose pitch gives the font's proportions, decided on the first line.
+        // The length whose pitch gives the font's proportions, judged on the first line; a zone
+        // seen at an angle and straightened may be too narrow or wide for that to decide between
+        // 44 and 36, and then both are read and the one whose characters match best is kept.
         let first = Self.extent(ink, width: image.width, rows: bands[0])
         let height = Double(bands[0].count)
-        let length = lengths.min { abs(Double(first.count) / (Double($0) - 0.2) / height - aspect) < abs(Double(first.count) / (Double($1) - 0.2) / height - aspect) }!
-        // A band's top or bottom row of ink may fall below the threshold (a line of mostly
-        // fillers has few pixels in its capitals' top row): the band, a row taller at either
-        // end, that the characters match best is the line.
-        return bands.map { band in
-            let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
-                            (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
-            return variants.map { read(line: $0, length: length, image: image, ink: ink) }.max { $0.score < $1.score }!.line
+        let widthOverHeight = Double(first.count) / height
+        func error(_ length: Int) -> Double { abs(widthOverHeight / (Double(length) - 0.2) / aspect - 1) }
+        let lengths: [(length: Int, error: Double)] = (bands.count == 3 ? [30] : [44, 36]).map { ($0, error($0)) }.sorted { $0.error < $1.error }
+        let tried = lengths.count > 1 && lengths[0].error > 0.5 * lengths[1].error ? lengths : [lengths[0]]
+        let readings = tried.map { length in
+            // A band's top or bottom row of ink may fall below the threshold (a line of mostly
+            // fillers has few pixels in its capitals' top row): the band, a row taller at either
+            // end, that the characters match best is the line.
+            bands.map { band in
+                let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
+                                (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
+                return variants.map { read(line: $0, length: length.length, image: image, ink: ink) }.max { $0.score < $1.score }!
+            }
         }
+        func mean(_ lines: [(line: Line, score: Double)]) -> Double {
+            lines.reduce(0) { $0 + $1.score } / Double(lines.reduce(0) { $0 + $1.line.text.count })
+        }
+        return readings.max { mean($0) < mean($1) }!.map { $0.line }
     }
 
     /// The line read over `rows`, and the sum of its characters' best correlations.
@@ -90,15 +102,16 @@ public struct MRZTextReader: Sendable {
             x += estimate + best.shift * 0.5
         }
         let grid = Self.fitGrid(found)
-        var text = "", margins: [Double] = [], total = 0.0
+        var text = "", margins: [Double] = [], scores: [Double] = [], total = 0.0
         for index in 0..<length {
-            let best = match(image, x: grid.origin + grid.pitch * Double(index), width: grid.pitch, rows: rows,
-                             shifts: (-1...1).map { Double($0) * grid.pitch * 0.03 })
+            let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
+            let best = match(image, x: x, width: pitch, rows: rows, shifts: (-1...1).map { Double($0) * pitch * 0.03 })
             text.append(best.character)
             margins.append(best.score - best.second)
+            scores.append(best.score)
             total += best.score
         }
-        return (Line(text: text, margins: margins), total)
+        return (Line(text: text, margins: margins, scores: scores), total)
     }
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
@@ -121,20 +134,42 @@ public struct MRZTextReader: Sendable {
         return best
     }
 
-    /// The line `origin + pitch * index` through the cells' positions, by least squares, fitted
-    /// again without the cells more than a tenth of a pitch off it.
-    static func fitGrid(_ positions: [Double]) -> (origin: Double, pitch: Double) {
-        func fit(_ points: [(Double, Double)]) -> (origin: Double, pitch: Double) {
-            let n = Double(points.count)
-            let mx = points.reduce(0) { $0 + $1.0 } / n, my = points.reduce(0) { $0 + $1.1 } / n
-            let sxx = points.reduce(0) { $0 + ($1.0 - mx) * ($1.0 - mx) }, sxy = points.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
-            let pitch = sxx > 0 ? sxy / sxx : 0
-            return (my - pitch * mx, pitch)
+    /// Where the cell of each index starts: `(a + b i) / (1 + c i)` fitted through the cells'
+    /// positions by least squares, and again without those more than a tenth of a pitch off.
+    /// With `c` zero this is a straight grid; a line seen at a slight angle (what straightening
+    /// left) has its pitch shrink along the line, which `c` follows.
+    static func fitGrid(_ positions: [Double]) -> (Double) -> Double {
+        func fit(_ points: [(i: Double, x: Double)]) -> ((Double) -> Double)? {
+            // x (1 + c i) = a + b i, linear in a, b, c: the normal equations of [1, i, -i x] -> x.
+            var m = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 3)
+            for p in points {
+                let row = [1, p.i, -p.i * p.x]
+                for r in 0..<3 {
+                    for k in 0..<3 { m[r][k] += row[r] * row[k] }
+                    m[r][3] += row[r] * p.x
+                }
+            }
+            for column in 0..<3 {
+                guard let pivot = (column..<3).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else { return nil }
+                m.swapAt(column, pivot)
+                for r in 0..<3 where r != column {
+                    let factor = m[r][column] / m[column][column]
+                    for k in column...3 { m[r][k] -= factor * m[column][k] }
+                }
+            }
+            let a = m[0][3] / m[0][0], b = m[1][3] / m[1][1], c = m[2][3] / m[2][2]
+            let last = Double(positions.count)
+            // The grid must run forward over the whole line.
+            guard 1 + c * last > 0.5, b - a * c > 0 else { return nil }
+            return { i in (a + b * i) / (1 + c * i) }
         }
-        let points = positions.enumerated().map { (Double($0.offset), $0.element) }
-        let first = fit(points)
-        let kept = points.filter { abs($0.1 - first.origin - first.pitch * $0.0) <= first.pitch * 0.1 }
-        return kept.count >= max(2, points.count / 2) ? fit(kept) : first
+        let points = positions.enumerated().map { (i: Double($0.offset), x: $0.element) }
+        // Points that fit no forward grid (never seen on a real line): first to last, evenly.
+        let step = (positions.last! - positions.first!) / Double(max(1, positions.count - 1))
+        let straight = { (i: Double) in positions.first! + step * i }
+        guard let first = fit(points) else { return straight }
+        let kept = points.filter { abs($0.x - first($0.i)) <= (first($0.i + 1) - first($0.i)) * 0.1 }
+        return kept.count >= max(3, points.count / 2) ? fit(kept) ?? first : first
     }
 
     /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink (0-255).
@@ -144,20 +179,10 @@ public struct MRZTextReader: Sendable {
         for cy in 0..<cellHeight {
             for cx in 0..<cellWidth {
                 let fx = x + (Double(cx) + 0.5) * sx - 0.5, fy = Double(rows.lowerBound) + (Double(cy) + 0.5) * sy - 0.5
-                out[cy * cellWidth + cx] = 255 - Self.bilinear(image, fx, fy)
+                out[cy * cellWidth + cx] = 255 - image.sample(fx, fy)
             }
         }
         return out
-    }
-
-    private static func bilinear(_ image: PageImage, _ x: Double, _ y: Double) -> Double {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        let ax = x - Double(x0), ay = y - Double(y0)
-        func at(_ px: Int, _ py: Int) -> Double {
-            guard px >= 0, py >= 0, px < image.width, py < image.height else { return 255 }
-            return Double(image[px, py])
-        }
-        return (at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax) * (1 - ay) + (at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax) * ay
     }
 
     static func dot(_ a: [Double], _ b: [Double]) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 import VigilDocument
 import VigilFace
 
@@ -14,6 +15,11 @@ public enum DocumentEvaluation {
         public var rotation = 0.0, blur = 0, noise = 0.0
         /// The grey of a table the page lies on (the photo a fifth wider and taller than the page), nil for none.
         public var table: UInt8?
+        /// Degrees the page is turned away from the camera about its vertical axis (`sideways`)
+        /// or its horizontal one, as a phone held at an angle sees it.
+        public var perspective = 0.0, sideways = true
+        /// A bright reflection (the lamp on a laminated page) somewhere on the page.
+        public var glare = false
         /// JPEG quality of the photo, nil for none.
         public var jpegQuality: Int?
     }
@@ -25,6 +31,10 @@ public enum DocumentEvaluation {
         Condition(name: "blurred", megapixels: 2, blur: 1), Condition(name: "noisy", megapixels: 2, noise: 12),
         Condition(name: "JPEG 60", megapixels: 2, jpegQuality: 60),
         Condition(name: "on a dark table", megapixels: 2, table: 60),
+        Condition(name: "perspective 15 degrees sideways", megapixels: 2, table: 90, perspective: 15),
+        Condition(name: "perspective 25 degrees sideways", megapixels: 2, table: 90, perspective: 25),
+        Condition(name: "perspective 25 degrees forward", megapixels: 2, table: 90, perspective: 25, sideways: false),
+        Condition(name: "glare", megapixels: 2, glare: true),
         Condition(name: "turned, blurred, noisy, JPEG 70", megapixels: 2, rotation: 2.5, blur: 1, noise: 8, jpegQuality: 70),
     ]
 
@@ -85,7 +95,10 @@ public enum DocumentEvaluation {
 
     static func disturb(_ page: PageImage, _ condition: Condition, random: inout SynthRandom) throws -> PageImage {
         var out = condition.rotation == 0 ? page : Deskew.rotated(page, by: condition.rotation)
-        if let table = condition.table {
+        if condition.glare { out = glared(out, random: &random) }
+        if condition.perspective != 0 {
+            out = photographed(out, degrees: condition.perspective, sideways: condition.sideways, table: condition.table ?? 90)
+        } else if let table = condition.table {
             var photo = PageImage(width: out.width * 6 / 5, height: out.height * 6 / 5, value: table)
             photo.paste(out, x: out.width / 10, y: out.height / 10)
             out = photo
@@ -99,6 +112,49 @@ public enum DocumentEvaluation {
             let decoded = try Image(encoded: try Image(rgb: rgb, width: out.width, height: out.height).jpegData(quality: quality),
                                     maxPixels: out.width * out.height)
             out = PageImage(rgb: decoded.rgb, width: decoded.width, height: decoded.height)
+        }
+        return out
+    }
+
+    /// The page as a camera with a field of view of about 53 degrees sees it, turned by `degrees`
+    /// about its vertical axis (`sideways`, its right edge further away) or its horizontal one
+    /// (its top further away), filling 85% of the photo's width at its middle, on a `table`.
+    static func photographed(_ page: PageImage, degrees: Double, sideways: Bool, table: UInt8) -> PageImage {
+        let w = Double(page.width), h = Double(page.height), focal = w, distance = w / 0.85
+        let turn = degrees * Double.pi / 180
+        func seen(_ x: Double, _ y: Double) -> Point2D {
+            let (px, py, pz) = sideways ? (x * cos(turn), y, x * sin(turn)) : (x, y * cos(turn), -y * sin(turn))
+            return Point2D(x: w / 2 + focal * px / (distance + pz), y: h / 2 + focal * py / (distance + pz))
+        }
+        let corners = [seen(-w / 2, -h / 2), seen(w / 2, -h / 2), seen(w / 2, h / 2), seen(-w / 2, h / 2)]
+        guard let toPage = Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]) else {
+            return page
+        }
+        var photo = PageImage(width: page.width, height: page.height, value: table)
+        for y in 0..<page.height {
+            for x in 0..<page.width {
+                let from = toPage.map(Point2D(x: Double(x), y: Double(y)))
+                guard from.x >= 0, from.y >= 0, from.x < w - 1, from.y < h - 1 else { continue }
+                photo[x, y] = UInt8(page.sample(from.x, from.y).rounded())
+            }
+        }
+        return photo
+    }
+
+    /// A reflection: a disc of a tenth of the page's width, white at its core and fading out,
+    /// at a random place.
+    static func glared(_ page: PageImage, random: inout SynthRandom) -> PageImage {
+        var out = page
+        let radius = Double(page.width) / 20
+        let cx = Double(random.next() % UInt64(page.width)), cy = Double(random.next() % UInt64(page.height))
+        let x0 = max(0, Int(cx - 2 * radius)), x1 = min(page.width, Int(cx + 2 * radius))
+        let y0 = max(0, Int(cy - 2 * radius)), y1 = min(page.height, Int(cy + 2 * radius))
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot() / radius
+                let light = d < 1 ? 1 : max(0, 2 - d)   // saturated inside, fading to nothing at twice the radius
+                out[x, y] = UInt8(Double(out[x, y]) + (255 - Double(out[x, y])) * light)
+            }
         }
         return out
     }

@@ -1,3 +1,5 @@
+import VigilCore
+
 /// An 8-bit greyscale image of a page or part of one, row by row (0 black, 255 white), that can
 /// be drawn on: what the document reader works on. (VigilFace's `GrayImage` is a read-only crop
 /// for face detection.)
@@ -32,6 +34,29 @@ public struct PageImage: Sendable, Equatable {
         for py in 0..<image.height where y + py >= 0 && y + py < height {
             for px in 0..<image.width where x + px >= 0 && x + px < width { self[x + px, y + py] = image[px, py] }
         }
+    }
+
+    /// The grey at (`x`, `y`) between pixel centres, bilinear; white outside the image.
+    public func sample(_ x: Double, _ y: Double) -> Double {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let ax = x - Double(x0), ay = y - Double(y0)
+        func at(_ px: Int, _ py: Int) -> Double {
+            guard px >= 0, py >= 0, px < width, py < height else { return 255 }
+            return Double(self[px, py])
+        }
+        return (at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax) * (1 - ay) + (at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax) * ay
+    }
+
+    /// A `width` x `height` image whose pixel (x, y) is this one's at `source` of (x, y).
+    public func warped(width: Int, height: Int, source: Homography) -> PageImage {
+        var out = PageImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = source.map(Point2D(x: Double(x), y: Double(y)))
+                out[x, y] = UInt8(max(0, min(255, sample(from.x, from.y).rounded())))
+            }
+        }
+        return out
     }
 
     /// The luma (BT.601) of interleaved RGB pixels.

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilDocument
+
+/// A data page photographed at an angle: its zone's lines converge and shrink toward the far
+/// side, and are straightened before they are read.
+@Suite struct ZoneRectifierTests {
+    /// `page` as seen turned by `degrees` about its vertical axis, its right edge further away.
+    static func seenAtAnAngle(_ page: PageImage, degrees: Double) throws -> PageImage {
+        let w = Double(page.width), h = Double(page.height), focal = w, distance = w / 0.85
+        let turn = degrees * Double.pi / 180
+        func seen(_ x: Double, _ y: Double) -> Point2D {
+            let (px, pz) = (x * cos(turn), x * sin(turn))
+            return Point2D(x: w / 2 + focal * px / (distance + pz), y: h / 2 + focal * y / (distance + pz))
+        }
+        let corners = [seen(-w / 2, -h / 2), seen(w / 2, -h / 2), seen(w / 2, h / 2), seen(-w / 2, h / 2)]
+        let map = try #require(Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]))
+        return page.warped(width: page.width, height: page.height, source: map)
+    }
+
+    @Test func aHomographyTakesFourPointsWhereItWasAskedTo() throws {
+        let from = [Point2D(x: 0, y: 0), Point2D(x: 100, y: 0), Point2D(x: 100, y: 50), Point2D(x: 0, y: 50)]
+        let to = [Point2D(x: 10, y: 5), Point2D(x: 90, y: 12), Point2D(x: 85, y: 40), Point2D(x: 12, y: 55)]
+        let map = try #require(Homography(from: from, to: to))
+        for (p, q) in zip(from, to) { #expect(map.map(p).distance(to: q) < 1e-6) }
+        #expect(Homography(from: [from[0], from[0], from[0], from[0]], to: to) == nil)
+    }
+
+    @Test(arguments: [15.0, -20.0])
+    func aPageSeenAtAnAngleIsStraightenedAndRead(_ degrees: Double) throws {
+        let photo = try Self.seenAtAnAngle(try MRZLocatorTests.page(MRZTests.td3), degrees: degrees)
+        let zone = try #require(MRZLocator.zone(in: Deskew.rotated(photo, by: -Deskew.angle(of: photo))))
+        // Straightened, more characters are read right than as it is.
+        func right(_ lines: [String]) -> Int { zip(lines.joined(), MRZTests.td3.joined()).filter { $0 == $1 }.count }
+        let asItIs = try MRZTextReaderTests.reader.read(zone).map(\.text)
+        let straightened = try MRZTextReaderTests.reader.read(try #require(ZoneRectifier.rectified(zone))).map(\.text)
+        #expect(right(straightened) > right(asItIs), "\(straightened) \(asItIs)")
+        guard case .read(let mrz, _) = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(photo, today: MRZDate(year: 2026, month: 12, day: 4))
+        else { Issue.record("not read"); return }
+        #expect(mrz.lines == MRZTests.td3)
+    }
+
+    @Test func anUprightZoneIsLeftAsItIs() throws {
+        let zone = try #require(MRZLocator.zone(in: try MRZLocatorTests.page(MRZTests.td3)))
+        #expect(ZoneRectifier.rectified(zone) == nil)
+    }
+}
