@@ -42,7 +42,9 @@ public struct DocumentReader: Sendable {
         let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))
         let tilt = Deskew.angle(of: flat)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
-        guard let zone = MRZLocator.zone(in: upright) else { return .unreadable(Self.noZone) }
+        let zones = MRZLocator.zones(in: upright)
+        guard let zone = zones.first else { return .unreadable(Self.noZone) }
+        guard zones.count == 1 else { return .unreadable("more than one machine-readable zone: photograph one document at a time") }
         // A zone seen at an angle is also read straightened (`ZoneRectifier`); the reading whose
         // characters match their templates best is kept.
         let candidates = [zone, ZoneRectifier.rectified(zone)].compactMap { $0 }.compactMap { try? reader.read($0) }

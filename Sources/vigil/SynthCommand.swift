@@ -9,7 +9,7 @@ import VigilSynth
 enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
-           vigil synth documents [--photos DIR] [--count 30] [--seed N]
+           vigil synth documents [--photos DIR] [--count 30] [--seed N] [--out DIR]
            vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
@@ -27,8 +27,16 @@ enum SynthCommand {
 
     /// The document evaluation: generated pages of the three formats under each condition.
     static func documents(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["photos", "count", "seed"])
+        let args = try Arguments(arguments, valued: ["photos", "count", "seed", "out"])
         let count = Int(try args.double("count", default: 30, range: 3...10_000))
+        // --out: every photo read, as a JPEG (quality 95), and manifest.jsonl naming its condition and zone.
+        var manifest: FileHandle?
+        if let out = args.value("out") {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: out + "/manifest.jsonl", contents: nil)
+            manifest = FileHandle(forWritingAtPath: out + "/manifest.jsonl")
+        }
+        defer { try? manifest?.close() }
         let directory = URL(fileURLWithPath: args.value("photos") ?? ProcessInfo.processInfo.environment["VIGIL_FIXTURES"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/vigil/fixtures").path)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
@@ -40,14 +48,37 @@ enum SynthCommand {
         print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95")
         var misreads: [String] = []
         let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: reader,
-                                              today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") }) { row in
+                                              today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") },
+                                              keep: manifest.map { handle in { condition, index, photo, zone in
+            let name = condition.name.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: ",", with: "") + "-\(index).jpg"
+            let jpeg = try Image(rgb: photo.pixels.flatMap { [$0, $0, $0] }, width: photo.width, height: photo.height).jpegData(quality: 95)
+            try Data(jpeg).write(to: URL(fileURLWithPath: args.value("out")!).appendingPathComponent(name))
+            let line = try JSONSerialization.data(withJSONObject: ["file": name, "condition": condition.name, "zone": zone], options: .sortedKeys)
+            handle.write(line + Data([0x0A]))
+        } }) { row in
             let share = String(format: "%5.1f%%", 100 * Double(row.exact) / Double(max(1, row.documents)))
             print(row.condition.padding(toLength: 38, withPad: " ", startingAt: 0) + " \(share) (\(row.exact)/\(row.documents))"
                   + "   \(row.unreadable)".padding(toLength: 13, withPad: " ", startingAt: 0)
                   + "\(row.wrongButValid)".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%.0f / %.0f", row.medianMs, row.p95Ms))
         }
         for line in misreads.prefix(20) { print("wrong but valid: " + line) }
-        return rows.allSatisfy { $0.wrongButValid == 0 } ? 0 : 1
+        // The portrait against the live face, for every pair of photos.
+        let photos = names.compactMap { name -> (name: String, person: String, image: Image)? in
+            (try? ImageLoader.load(directory.appendingPathComponent(name).path)).map { (name, String(name.prefix { $0.isLetter }), $0) }
+        }
+        let pairs = try PortraitMatchEvaluation.run(photos: photos, analyzer: try FaceAnalyzer(models: try FaceModels()))
+        func report(_ label: String, _ chosen: [PortraitMatchEvaluation.Pair]) {
+            let distances = chosen.compactMap(\.distance).sorted()
+            let spread = distances.isEmpty ? "-" : String(format: "min %.3f, median %.3f, max %.3f", distances.first!, distances[distances.count / 2], distances.last!)
+            print("\(label): \(chosen.count) pairs, \(chosen.filter(\.matched).count) matched, \(chosen.filter { $0.distance == nil }.count) without a face; distance \(spread)")
+        }
+        print("portrait against live face (threshold \(FaceMatcher.defaultThreshold)):")
+        report("  genuine, same photo", pairs.filter { $0.genuine && $0.samePhoto })
+        report("  genuine, another photo", pairs.filter { $0.genuine && !$0.samePhoto })
+        report("  impostor", pairs.filter { !$0.genuine })
+        let portraitsWrong = pairs.filter { $0.genuine != $0.matched }
+        for pair in portraitsWrong.prefix(10) { print("  wrong: document \(pair.document), selfie \(pair.selfie), distance \(pair.distance.map { String(format: "%.3f", $0) } ?? "no face")") }
+        return rows.allSatisfy { $0.wrongButValid == 0 } && portraitsWrong.isEmpty ? 0 : 1
     }
 
     static func seed(_ args: Arguments) throws -> UInt64 {

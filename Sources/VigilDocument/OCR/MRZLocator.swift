@@ -3,7 +3,10 @@
 /// fixed-pitch line (dozens of characters), of one height.
 public enum MRZLocator {
     /// The part of `image` holding the zone (with a small margin), nil when there is none.
-    public static func zone(in image: PageImage) -> PageImage? {
+    public static func zone(in image: PageImage) -> PageImage? { zones(in: image).first }
+
+    /// Every part of `image` holding a zone, bottom first: more than one is more than one document.
+    public static func zones(in image: PageImage) -> [PageImage] {
         let threshold = MRZTextReader.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
@@ -15,23 +18,26 @@ public enum MRZLocator {
             // about 27 times as wide as its capitals are high).
             return (rows, columns, columns.count * 10 >= image.width * 6 && runs >= 20 && rows.count * 20 <= columns.count)
         }
-        // The last group of 2 or 3 consecutive zone-like lines of similar height.
+        // Groups of 2 or 3 consecutive zone-like lines of similar height, close together, from the last.
+        var found: [PageImage] = []
         var index = lines.count - 1
         while index >= 0 {
             guard lines[index].zoneLike else { index -= 1; continue }
             var start = index
+            // A zone's lines are at most a line's height apart (ICAO's line spacing).
             while start > 0, lines[start - 1].zoneLike, index - start + 1 < 3,
-                  abs(lines[start - 1].rows.count - lines[index].rows.count) * 3 <= lines[index].rows.count { start -= 1 }
+                  abs(lines[start - 1].rows.count - lines[index].rows.count) * 3 <= lines[index].rows.count,
+                  lines[start].rows.lowerBound - lines[start - 1].rows.upperBound <= lines[index].rows.count * 3 / 2 { start -= 1 }
             let group = lines[start...index]
             if group.count >= 2 {
                 let top = group.first!.rows.lowerBound, bottom = group.last!.rows.upperBound
                 let left = group.map(\.columns.lowerBound).min()!, right = group.map(\.columns.upperBound).max()!
                 let margin = group.first!.rows.count / 2
-                return crop(image, x: left - margin, y: top - margin, width: right - left + 2 * margin, height: bottom - top + 2 * margin)
+                found.append(crop(image, x: left - margin, y: top - margin, width: right - left + 2 * margin, height: bottom - top + 2 * margin))
             }
             index = start - 1
         }
-        return nil
+        return found
     }
 
     /// Runs of columns holding ink within `rows`: about one per character on a zone line.

@@ -54,9 +54,11 @@ public enum DocumentEvaluation {
 
     /// `count` documents a condition (the three formats in turn), people from `seed`, portraits
     /// from `portraits`.
-    /// `misread` hears each reading that differs from the zone printed yet passes every check.
+    /// `misread` hears each reading that differs from the zone printed yet passes every check;
+    /// `keep` gets every photo read, for reading it with another reader.
     public static func run(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate,
                            misread: (_ printed: [String], _ read: [String]) -> Void = { _, _ in },
+                           keep: ((_ condition: Condition, _ index: Int, _ photo: PageImage, _ zone: [String]) throws -> Void)? = nil,
                            progress: (Row) -> Void = { _ in }) throws -> [Row] {
         var random = SynthRandom(seed: seed)
         let documents = (0..<count).map { i in
@@ -70,6 +72,7 @@ public enum DocumentEvaluation {
                 let width = Int((condition.megapixels * 1_000_000 / aspect).squareRoot())
                 var page = try document.render(width: width, portrait: portraits[i % max(1, portraits.count)])
                 page = try disturb(page, condition, random: &random)
+                try keep?(condition, i, page, document.zone)
                 let started = ContinuousClock.now
                 let reading = reader.read(page, today: today)
                 times.append((ContinuousClock.now - started) / .milliseconds(1))
