@@ -70,4 +70,16 @@ extension MRZTextReaderTests {
             #expect(read.map(\.text) == lines, "size \(size)")
         }
     }
+
+    /// A letter that beat a letter with less ink by little is doubtful (`Q` over `O`); the other
+    /// way round, or over a digit, is not.
+    @Test func aLetterThatNearlyLacksItsOwnStrokeIsDoubtful() {
+        let line = { (text: String, runnerUp: Character, margin: Double) in
+            MRZTextReader.Line(text: text, margins: [0.3, margin, 0.3], scores: [0.9, 0.9, 0.9], runnersUp: ["X", runnerUp, "V"])
+        }
+        #expect(Self.reader.hasDoubtfulLetter(line("KQW", "O", 0.04), margin: 0.06))
+        #expect(!Self.reader.hasDoubtfulLetter(line("KOW", "Q", 0.01), margin: 0.06))
+        #expect(!Self.reader.hasDoubtfulLetter(line("KOW", "0", 0.01), margin: 0.06))
+        #expect(!Self.reader.hasDoubtfulLetter(line("KQW", "O", 0.2), margin: 0.06))
+    }
 }

@@ -12,6 +12,8 @@ public struct MRZTextReader: Sendable {
         public let margins: [Double]
         /// For each character, its template's correlation with the cell (-1 to 1).
         public let scores: [Double]
+        /// For each character, the character that matched next best.
+        public let runnersUp: [Character]
     }
 
     /// Why no zone could be read.
@@ -28,6 +30,8 @@ public struct MRZTextReader: Sendable {
     /// Pitch over capital height of the font.
     private let aspect: Double
     private let templates: [(character: Character, pixels: [Double])]
+    /// Each character's amount of ink, in its template.
+    private let ink: [Character: Double]
 
     /// Templates drawn with `font` (rendered at a size where a capital is about 24 pixels).
     public init(font: OCRBFont) {
@@ -36,7 +40,7 @@ public struct MRZTextReader: Sendable {
         cellWidth = advance
         cellHeight = capital
         aspect = Double(advance) / Double(capital)
-        var templates: [(Character, [Double])] = []
+        var templates: [(Character, [Double])] = [], inks: [Character: Double] = [:]
         for character in Self.characters {
             var cell = PageImage(width: advance, height: capital)
             if let glyph = font.glyph(character) {
@@ -49,8 +53,20 @@ public struct MRZTextReader: Sendable {
                 }
             }
             templates.append((character, Self.normalised(cell.pixels.map { 255 - Double($0) })))
+            inks[character] = cell.pixels.reduce(0) { $0 + 255 - Double($1) }
         }
         self.templates = templates
+        ink = inks
+    }
+
+    /// Whether some letter of `line` beat a letter with less ink by under `margin`: a stroke
+    /// that another letter lacks (the tail of `Q`, the leg of `R`) must be seen clearly, since
+    /// no field rule tells two letters apart and no check digit covers a name. The other way
+    /// round is common and right: an `O` matches `Q` nearly as well as `O`.
+    public func hasDoubtfulLetter(_ line: Line, margin: Double) -> Bool {
+        zip(line.text, zip(line.margins, line.runnersUp)).contains { character, next in
+            character.isLetter && next.1.isLetter && next.0 < margin && (ink[character] ?? 0) > (ink[next.1] ?? 0)
+        }
     }
 
     /// The zone's lines, top to bottom.
@@ -102,32 +118,33 @@ public struct MRZTextReader: Sendable {
             x += estimate + best.shift * 0.5
         }
         let grid = Self.fitGrid(found)
-        var text = "", margins: [Double] = [], scores: [Double] = [], total = 0.0
+        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = [], total = 0.0
         for index in 0..<length {
             let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
             let best = match(image, x: x, width: pitch, rows: rows, shifts: (-1...1).map { Double($0) * pitch * 0.03 })
             text.append(best.character)
             margins.append(best.score - best.second)
             scores.append(best.score)
+            runnersUp.append(best.runnerUp)
             total += best.score
         }
-        return (Line(text: text, margins: margins, scores: scores), total)
+        return (Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp), total)
     }
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
-    /// correlation, the best other character's, and the shift.
+    /// correlation, the best other character and its correlation, and the shift.
     private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, shifts: [Double])
-        -> (character: Character, score: Double, second: Double, shift: Double) {
-        var best = (character: Character("<"), score: -2.0, second: -2.0, shift: 0.0)
+        -> (character: Character, score: Double, second: Double, runnerUp: Character, shift: Double) {
+        var best = (character: Character("<"), score: -2.0, second: -2.0, runnerUp: Character("<"), shift: 0.0)
         for shift in shifts {
             let sample = Self.normalised(sampleCell(image, x: x + shift, width: width, rows: rows))
             for template in templates {
                 let score = Self.dot(sample, template.pixels)
                 if score > best.score {
-                    if template.character != best.character { best.second = best.score }
-                    best = (template.character, score, best.second, shift)
+                    if template.character != best.character { (best.second, best.runnerUp) = (best.score, best.character) }
+                    (best.character, best.score, best.shift) = (template.character, score, shift)
                 } else if score > best.second, template.character != best.character {
-                    best.second = score
+                    (best.second, best.runnerUp) = (score, template.character)
                 }
             }
         }
