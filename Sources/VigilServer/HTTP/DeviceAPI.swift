@@ -138,24 +138,33 @@ enum DeviceAPI {
         defer { context.admission.served(frameMs: (ContinuousClock.now - started).milliseconds) }
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }
-        guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
-            throw HTTPError(.unsupportedMediaType, "a frame is one JPEG with 'Content-Type: image/jpeg'")
-        }
+        try requireJPEG(request, "a frame")
         guard let text = request.header("vigil-capture-time"), let captureMs = Int(text), (0...3_600_000).contains(captureMs) else {
             throw HTTPError(.invalidCaptureTime, "'Vigil-Capture-Time' must be the capture time in ms since capture start (0-3600000)")
         }
-        guard request.body.count >= 4, request.body[0] == 0xFF, request.body[1] == 0xD8, request.body[2] == 0xFF else {
-            throw HTTPError(.invalidImage, "the body is not a JPEG")
-        }
-        let image: Image
-        do {
-            image = try Image(encoded: request.body, maxPixels: 1920 * 1080)
-        } catch {
-            throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
-        }
+        let image = try decodeJPEG(request, maxPixels: 1920 * 1080)
         let progress = try context.capture.frame(record, image: image, jpeg: request.body, captureMs: captureMs)
         if progress.record.status.isFinal { context.admission.release(sessionId: record.id) }
         return .json(answer(progress), headers: [("Cache-Control", "no-store")])
+    }
+
+    /// Refuses a body whose `Content-Type` is not `image/jpeg` (`what`: a frame, a document photo).
+    static func requireJPEG(_ request: HTTPRequest, _ what: String) throws(HTTPError) {
+        guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
+            throw HTTPError(.unsupportedMediaType, "\(what) is one JPEG with 'Content-Type: image/jpeg'")
+        }
+    }
+
+    /// The body decoded as a JPEG of at most `maxPixels`.
+    static func decodeJPEG(_ request: HTTPRequest, maxPixels: Int) throws(HTTPError) -> Image {
+        guard request.body.count >= 4, request.body[0] == 0xFF, request.body[1] == 0xD8, request.body[2] == 0xFF else {
+            throw HTTPError(.invalidImage, "the body is not a JPEG")
+        }
+        do {
+            return try Image(encoded: request.body, maxPixels: maxPixels)
+        } catch {
+            throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
+        }
     }
 
     /// The frame answer from the engine after a frame.

@@ -30,18 +30,8 @@ extension DeviceAPI {
             throw HTTPError(.documentNotRequested, "this session's policy has no document step")
         }
         guard record.document == nil else { throw HTTPError(.documentAlreadyCaptured, "the session's document was captured already") }
-        guard request.header("content-type")?.lowercased().hasPrefix("image/jpeg") == true else {
-            throw HTTPError(.unsupportedMediaType, "a document photo is one JPEG with 'Content-Type: image/jpeg'")
-        }
-        guard request.body.count >= 4, request.body[0] == 0xFF, request.body[1] == 0xD8, request.body[2] == 0xFF else {
-            throw HTTPError(.invalidImage, "the body is not a JPEG")
-        }
-        let image: Image
-        do {
-            image = try Image(encoded: request.body, maxPixels: DocumentAPI.maxPixels)
-        } catch {
-            throw HTTPError(.invalidImage, "the JPEG cannot be decoded: \(error.description)")
-        }
+        try requireJPEG(request, "a document photo")
+        let image = try decodeJPEG(request, maxPixels: DocumentReader.maxPixels)
         let read = try DocumentAPI.read(image)
         context.metrics.add("vigil_document_photos_total")
         let answer = { (guidance: DocumentGuidance) in
