@@ -1,5 +1,5 @@
-/// SplitMix64: a deterministic generator, so a failing input of a fuzz run or a test is
-/// reproduced from its seed.
+/// SplitMix64: a deterministic generator, so a rendering, a fuzz run or a test is reproduced
+/// from its seed. Not for anything secret (plans come from `PlanGenerator`).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 

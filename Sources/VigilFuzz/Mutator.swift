@@ -1,4 +1,4 @@
-import VigilTestSupport
+import VigilCore
 /// Deterministic input mutations: input `i` of a run with seed `s` is always the same, so a
 /// failure is reproduced with `--seed s --from i --count 1`.
 struct Mutator {

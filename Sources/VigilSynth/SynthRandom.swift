@@ -1,19 +1,14 @@
+import VigilCore
+
 /// A fast seeded generator for rendering (noise, jitter, timing). Not for anything secret: plans
 /// come from `PlanGenerator`; this only has to be reproducible.
 public struct SynthRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// A generator whose whole output is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { generator = SplitMix64(state: seed) }
 
-    /// SplitMix64.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in `range`.
     public mutating func uniform(_ range: ClosedRange<Double>) -> Double {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import VigilCore
 @testable import VigilFace
-import VigilTestSupport
 
 @Suite struct DecoderFuzzTests {
     static func mutate(_ seed: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import VigilCore
-import VigilTestSupport
 @testable import VigilFace
 
 @Suite struct FaceAnalyzerTests {
