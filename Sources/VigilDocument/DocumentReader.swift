@@ -1,9 +1,9 @@
 import Foundation
 import VigilCore
 
-/// Reads an identity document from a photo or scan of it, upright or turned by a few degrees:
-/// finds the machine-readable zone, reads its characters and parses them. (A document seen in
-/// perspective, and its portrait, are still to come: issue 18.)
+/// Reads an identity document from a photo or scan of it, upright, turned by a few degrees or
+/// seen at an angle: finds the machine-readable zone, reads its characters and parses them.
+/// (The portrait is `DocumentPortrait`'s.)
 public struct DocumentReader: Sendable {
     /// What a photo gave.
     public enum Reading: Sendable, Equatable {
@@ -27,6 +27,9 @@ public struct DocumentReader: Sendable {
     /// check (`O` as `Q`, on pages seen at 15 degrees) led by 0.024 to 0.057; in readings read
     /// exactly (seed 1) `O` led `Q` by as little as 0.001, and `X` led `Y` by 0.040.
     static let minimumLetterMargin = 0.06
+
+    /// The most pixels a photo of a document may have (8 MP, with room).
+    public static let maxPixels = 8_400_000
 
     /// The size the templates are drawn at: capitals of about 30 pixels.
     public static let templateSize = 40
@@ -53,7 +56,7 @@ public struct DocumentReader: Sendable {
         // A zone seen at an angle is also read straightened (`ZoneRectifier`); the reading whose
         // characters match their templates best is kept.
         let candidates = [zone, ZoneRectifier.rectified(zone)].compactMap { $0 }.compactMap { try? reader.read($0) }
-        guard let lines = candidates.max(by: { Self.meanScore($0) < Self.meanScore($1) }) else {
+        guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
             return .unreadable("the machine-readable zone could not be read")
         }
         // A character that matches no template well was not seen whole (glare, a shadow, a
@@ -72,14 +75,6 @@ public struct DocumentReader: Sendable {
         } catch {
             return .unreadable("the lines read are not a machine-readable zone")
         }
-    }
-}
-
-extension DocumentReader {
-    /// The mean correlation of the characters of `lines` with their templates.
-    static func meanScore(_ lines: [MRZTextReader.Line]) -> Double {
-        let scores = lines.flatMap(\.scores)
-        return scores.isEmpty ? -1 : scores.reduce(0, +) / Double(scores.count)
     }
 }
 

@@ -31,7 +31,7 @@ enum DocumentCommand {
         var allValid = true
         for path in args.positionals {
             let started = ContinuousClock.now
-            let image = try ImageLoader.load(path, maxPixels: 8_400_000)
+            let image = try ImageLoader.load(path, maxPixels: DocumentReader.maxPixels)
             let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
             let result = DocumentResult(reading, today: today)

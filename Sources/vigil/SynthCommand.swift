@@ -51,7 +51,7 @@ enum SynthCommand {
                                               today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") },
                                               keep: manifest.map { handle in { condition, index, photo, zone in
             let name = condition.name.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: ",", with: "") + "-\(index).jpg"
-            let jpeg = try Image(rgb: photo.pixels.flatMap { [$0, $0, $0] }, width: photo.width, height: photo.height).jpegData(quality: 95)
+            let jpeg = try photo.image().jpegData(quality: 95)
             try Data(jpeg).write(to: URL(fileURLWithPath: args.value("out")!).appendingPathComponent(name))
             let line = try JSONSerialization.data(withJSONObject: ["file": name, "condition": condition.name, "zone": zone], options: .sortedKeys)
             handle.write(line + Data([0x0A]))

@@ -71,7 +71,7 @@ import VigilSynth
                                         expiryDate: MRZDate(year: MRZDate.today.year + 4, month: 1, day: 20), sex: "M", optionalData: "")
         let portrait = try Image(contentsOf: URL(fileURLWithPath: "\(CLITests.fixtures)/obama.jpg"))
         let page = try SpecimenDocument(format: .td1, fields: fields).render(width: 1500, portrait: portrait)
-        let jpeg = try Image(rgb: page.pixels.flatMap { [$0, $0, $0] }, width: page.width, height: page.height).jpegData(quality: 90)
+        let jpeg = try page.image().jpegData(quality: 90)
         let document = try CLITests.temporaryFile(Data(jpeg), suffix: ".jpg")
         defer { try? FileManager.default.removeItem(atPath: document) }
         func capture(seed: Int, document: String?) throws -> (status: Int32, states: [[String: Any]]) {

@@ -15,9 +15,8 @@ import VigilFace
         let lines = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 0)
         page.overprint(fields, x: 400, y: 100)
         page.overprint(lines, x: (1400 - lines.width) / 2, y: 700 - lines.height - 50)
-        let rgb = page.pixels.flatMap { [$0, $0, $0] }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-document-\(UUID().uuidString).jpg").path
-        try Data(try Image(rgb: rgb, width: page.width, height: page.height).jpegData(quality: 90)).write(to: URL(fileURLWithPath: path))
+        try Data(try page.image().jpegData(quality: 90)).write(to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VigilDocument
+import VigilSynth
 
 /// Zones drawn in OCR-B (Debian's `fonts-ocr-b`) and read back.
 @Suite struct MRZTextReaderTests {
@@ -39,25 +40,6 @@ import Testing
 }
 
 extension MRZTextReaderTests {
-    static func blurred(_ image: PageImage, radius: Int) -> PageImage {
-        var out = image
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                var sum = 0, count = 0
-                for dy in -radius...radius {
-                    for dx in -radius...radius {
-                        let px = x + dx, py = y + dy
-                        guard px >= 0, py >= 0, px < image.width, py < image.height else { continue }
-                        sum += Int(image[px, py])
-                        count += 1
-                    }
-                }
-                out[x, y] = UInt8(sum / count)
-            }
-        }
-        return out
-    }
-
     /// Zones printed at other sizes than the templates, blurred and noisy. A 2 MP photo of a
     /// passport gives a zone about 1,300 pixels wide, whose capitals are about 30 pixels high;
     /// 26 here gives capitals of 18. (At 18, capitals of 13, the reader fails: its lower bound.)
@@ -65,7 +47,7 @@ extension MRZTextReaderTests {
     func aZoneAtAnotherSizeBlurredAndNoisyReadsBack(_ size: Int) throws {
         let font = try OCRBFont(pixelHeight: size)
         for lines in [MRZTests.td3, MRZTests.td1] {
-            let image = Self.noisy(Self.blurred(MRZRenderer(font: font).render(lines, margin: 10), radius: 1), sigma: 15, seed: UInt64(size))
+            let image = Self.noisy(DocumentEvaluation.boxBlur(MRZRenderer(font: font).render(lines, margin: 10), radius: 1), sigma: 15, seed: UInt64(size))
             let read = try Self.reader.read(image)
             #expect(read.map(\.text) == lines, "size \(size)")
         }

@@ -1,24 +1,11 @@
-import Foundation
 import Testing
 import VigilCore
 @testable import VigilDocument
+import VigilSynth
 
-/// A data page photographed at an angle: its zone's lines converge and shrink toward the far
-/// side, and are straightened before they are read.
+/// A data page photographed at an angle (as the evaluation draws it): its zone's lines converge
+/// and shrink toward the far side, and are straightened before they are read.
 @Suite struct ZoneRectifierTests {
-    /// `page` as seen turned by `degrees` about its vertical axis, its right edge further away.
-    static func seenAtAnAngle(_ page: PageImage, degrees: Double) throws -> PageImage {
-        let w = Double(page.width), h = Double(page.height), focal = w, distance = w / 0.85
-        let turn = degrees * Double.pi / 180
-        func seen(_ x: Double, _ y: Double) -> Point2D {
-            let (px, pz) = (x * cos(turn), x * sin(turn))
-            return Point2D(x: w / 2 + focal * px / (distance + pz), y: h / 2 + focal * y / (distance + pz))
-        }
-        let corners = [seen(-w / 2, -h / 2), seen(w / 2, -h / 2), seen(w / 2, h / 2), seen(-w / 2, h / 2)]
-        let map = try #require(Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]))
-        return page.warped(width: page.width, height: page.height, source: map)
-    }
-
     @Test func aHomographyTakesFourPointsWhereItWasAskedTo() throws {
         let from = [Point2D(x: 0, y: 0), Point2D(x: 100, y: 0), Point2D(x: 100, y: 50), Point2D(x: 0, y: 50)]
         let to = [Point2D(x: 10, y: 5), Point2D(x: 90, y: 12), Point2D(x: 85, y: 40), Point2D(x: 12, y: 55)]
@@ -29,7 +16,7 @@ import VigilCore
 
     @Test(arguments: [15.0, -20.0])
     func aPageSeenAtAnAngleIsStraightenedAndRead(_ degrees: Double) throws {
-        let photo = try Self.seenAtAnAngle(try MRZLocatorTests.page(MRZTests.td3), degrees: degrees)
+        let photo = DocumentEvaluation.photographed(try MRZLocatorTests.page(MRZTests.td3), degrees: degrees, sideways: true, table: 255)
         let zone = try #require(MRZLocator.zone(in: Deskew.rotated(photo, by: -Deskew.angle(of: photo))))
         // Straightened, more characters are read right than as it is.
         func right(_ lines: [String]) -> Int { zip(lines.joined(), MRZTests.td3.joined()).filter { $0 == $1 }.count }

@@ -14,7 +14,7 @@ import VigilFace
         let lines = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(zone, margin: 40)
         var page = PageImage(width: lines.width, height: lines.height * copies * 2)
         for copy in 0..<copies { page.paste(lines, x: 0, y: copy * lines.height * 2) }
-        return try Image(rgb: page.pixels.flatMap { [$0, $0, $0] }, width: page.width, height: page.height).jpegData(quality: 90)
+        return try page.image().jpegData(quality: 90)
     }
 
     @Test func aDocumentIsReadWithAnAPIKeyAndNothingElse() throws {

@@ -19,7 +19,7 @@ import VigilSynth
                                         givenNames: "GRACE BREWSTER", nationality: "UTO", dateOfBirth: MRZDate(year: 1966, month: 12, day: 9),
                                         expiryDate: expiry, sex: "F", optionalData: "")
         let page = try SpecimenDocument(format: .td3, fields: fields).render(width: 1600, portrait: portrait)
-        return try Image(rgb: page.pixels.flatMap { [$0, $0, $0] }, width: page.width, height: page.height).jpegData(quality: 90)
+        return try page.image().jpegData(quality: 90)
     }
 
     static func policy(_ document: [String: Any]) -> [String: Any] {

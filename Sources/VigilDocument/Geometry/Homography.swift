@@ -16,18 +16,8 @@ public struct Homography: Sendable, Equatable {
             rows.append([p.x, p.y, 1, 0, 0, 0, -p.x * q.x, -p.y * q.x, q.x])
             rows.append([0, 0, 0, p.x, p.y, 1, -p.x * q.y, -p.y * q.y, q.y])
         }
-        // Gaussian elimination with partial pivoting.
-        for column in 0..<8 {
-            guard let pivot = (column..<8).max(by: { abs(rows[$0][column]) < abs(rows[$1][column]) }), abs(rows[pivot][column]) > 1e-12 else {
-                return nil
-            }
-            rows.swapAt(column, pivot)
-            for row in 0..<8 where row != column {
-                let factor = rows[row][column] / rows[column][column]
-                if factor != 0 { for k in column...8 { rows[row][k] -= factor * rows[column][k] } }
-            }
-        }
-        entries = (0..<8).map { rows[$0][8] / rows[$0][$0] } + [1]
+        guard let solution = LinearSystem.solve(rows, tolerance: 1e-12) else { return nil }
+        entries = solution + [1]
     }
 
     /// The map that first moves a point by `offset`, then applies `map`.

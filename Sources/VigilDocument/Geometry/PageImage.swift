@@ -1,4 +1,5 @@
 import VigilCore
+import VigilFace
 
 /// An 8-bit greyscale image of a page or part of one, row by row (0 black, 255 white), that can
 /// be drawn on: what the document reader works on. (VigilFace's `GrayImage` is a read-only crop
@@ -47,16 +48,24 @@ public struct PageImage: Sendable, Equatable {
         return (at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax) * (1 - ay) + (at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax) * ay
     }
 
-    /// A `width` x `height` image whose pixel (x, y) is this one's at `source` of (x, y).
-    public func warped(width: Int, height: Int, source: Homography) -> PageImage {
-        var out = PageImage(width: width, height: height)
+    /// A `width` x `height` image whose pixel (x, y) is this one's at `source` of (x, y); where
+    /// that falls outside this image, `outside` when given (what lies around a page), else the
+    /// blend with white that `sample` gives.
+    public func warped(width: Int, height: Int, source: Homography, outside: UInt8? = nil) -> PageImage {
+        var out = PageImage(width: width, height: height, value: outside ?? 255)
         for y in 0..<height {
             for x in 0..<width {
                 let from = source.map(Point2D(x: Double(x), y: Double(y)))
+                if outside != nil, !(from.x >= 0 && from.y >= 0 && from.x < Double(self.width - 1) && from.y < Double(self.height - 1)) { continue }
                 out[x, y] = UInt8(max(0, min(255, sample(from.x, from.y).rounded())))
             }
         }
         return out
+    }
+
+    /// The page as an RGB image, grey in all three channels: to encode or to look for faces.
+    public func image() throws(ImageError) -> Image {
+        try Image(rgb: pixels.flatMap { [$0, $0, $0] }, width: width, height: height)
     }
 
     /// The luma (BT.601) of interleaved RGB pixels.

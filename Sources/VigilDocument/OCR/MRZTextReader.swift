@@ -16,6 +16,13 @@ public struct MRZTextReader: Sendable {
         public let runnersUp: [Character]
     }
 
+    /// The mean correlation of the characters of `lines` with their templates: how well a
+    /// reading matches, to choose between readings of one zone.
+    public static func meanScore(_ lines: [Line]) -> Double {
+        let scores = lines.flatMap(\.scores)
+        return scores.isEmpty ? -1 : scores.reduce(0, +) / Double(scores.count)
+    }
+
     /// Why no zone could be read.
     public enum Failure: Error, Equatable, Sendable {
         /// No 2 or 3 lines of text.
@@ -92,23 +99,20 @@ public struct MRZTextReader: Sendable {
             bands.map { band in
                 let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
                                 (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
-                return variants.map { read(line: $0, length: length.length, image: image, ink: ink) }.max { $0.score < $1.score }!
+                return variants.map { read(line: $0, length: length.length, image: image, ink: ink) }.max { Self.meanScore([$0]) < Self.meanScore([$1]) }!
             }
         }
-        func mean(_ lines: [(line: Line, score: Double)]) -> Double {
-            lines.reduce(0) { $0 + $1.score } / Double(lines.reduce(0) { $0 + $1.line.text.count })
-        }
-        return readings.max { mean($0) < mean($1) }!.map { $0.line }
+        return readings.max { Self.meanScore($0) < Self.meanScore($1) }!
     }
 
-    /// The line read over `rows`, and the sum of its characters' best correlations.
+    /// The line read over `rows`.
     ///
     /// The font has a fixed pitch, so the characters sit on a regular grid. A first pass lets
     /// each cell slide a little to find its character; a line fitted through where they were
     /// found is the grid, and the second pass reads every cell on it. A cell left free to slide
     /// finds wrong characters: `P` moved a fifth of a pitch to the left loses the right of its
     /// bowl and matches `F` better than `P` in place matches `P`.
-    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> (line: Line, score: Double) {
+    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> Line {
         let columns = Self.extent(ink, width: image.width, rows: rows)
         let estimate = Double(columns.count) / (Double(length) - 0.2)
         var found: [Double] = [], x = Double(columns.lowerBound) - estimate * 0.1
@@ -118,7 +122,7 @@ public struct MRZTextReader: Sendable {
             x += estimate + best.shift * 0.5
         }
         let grid = Self.fitGrid(found)
-        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = [], total = 0.0
+        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = []
         for index in 0..<length {
             let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
             let best = match(image, x: x, width: pitch, rows: rows, shifts: (-1...1).map { Double($0) * pitch * 0.03 })
@@ -126,9 +130,8 @@ public struct MRZTextReader: Sendable {
             margins.append(best.score - best.second)
             scores.append(best.score)
             runnersUp.append(best.runnerUp)
-            total += best.score
         }
-        return (Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp), total)
+        return Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp)
     }
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
@@ -166,15 +169,8 @@ public struct MRZTextReader: Sendable {
                     m[r][3] += row[r] * p.x
                 }
             }
-            for column in 0..<3 {
-                guard let pivot = (column..<3).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else { return nil }
-                m.swapAt(column, pivot)
-                for r in 0..<3 where r != column {
-                    let factor = m[r][column] / m[column][column]
-                    for k in column...3 { m[r][k] -= factor * m[column][k] }
-                }
-            }
-            let a = m[0][3] / m[0][0], b = m[1][3] / m[1][1], c = m[2][3] / m[2][2]
+            guard let solution = LinearSystem.solve(m, tolerance: 1e-9) else { return nil }
+            let (a, b, c) = (solution[0], solution[1], solution[2])
             let last = Double(positions.count)
             // The grid must run forward over the whole line.
             guard 1 + c * last > 0.5, b - a * c > 0 else { return nil }

@@ -43,9 +43,8 @@ enum ZoneRectifier {
         guard let map = Homography(from: rectangle, to: quad) else { return nil }
         // Three lines' room above and below the second, and a line's height either side.
         let margin = height, above = 3 * height
-        let out = zone.warped(width: Int((width + 2 * margin).rounded()), height: Int((7 * height).rounded()),
-                              source: Homography.shifted(map, by: Point2D(x: -margin, y: -above)))
-        return out
+        return zone.warped(width: Int((width + 2 * margin).rounded()), height: Int((7 * height).rounded()),
+                           source: Homography.shifted(map, by: Point2D(x: -margin, y: -above)))
     }
 
     /// The top and bottom edges of the line within `rows` (its capitals' tops and their

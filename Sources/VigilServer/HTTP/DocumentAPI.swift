@@ -9,8 +9,6 @@ import VigilHTTP
 enum DocumentAPI {
     /// The reader, with OCR-B templates from Debian's `fonts-ocr-b`; nil where the font is missing.
     static let reader: DocumentReader? = try? DocumentReader()
-    /// The most pixels a photo of a document may decode to (the 8 MP, with room).
-    static let maxPixels = 8_400_000
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("POST", "/v1/documents/read", bodyLimit: PhotoUpload.bodyLimitForOne, offloaded: true,
@@ -20,7 +18,7 @@ enum DocumentAPI {
     static func read(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         _ = try context.tenant(request)
         let body = try context.decode(DocumentReadRequest.self, from: request.body, fields: DocumentReadRequest.fields)
-        let image = try PhotoUpload.image(body.image, field: "image", maxPixels: maxPixels)
+        let image = try PhotoUpload.image(body.image, field: "image", maxPixels: DocumentReader.maxPixels)
         let result = try read(image)
         context.metrics.add("vigil_documents_read_total")
         return .json(result, headers: [("Cache-Control", "no-store")])

@@ -111,8 +111,7 @@ public enum DocumentEvaluation {
             for i in out.pixels.indices { out.pixels[i] = UInt8(max(0, min(255, Double(out.pixels[i]) + random.gaussian(condition.noise)))) }
         }
         if let quality = condition.jpegQuality {
-            let rgb = out.pixels.flatMap { [$0, $0, $0] }
-            let decoded = try Image(encoded: try Image(rgb: rgb, width: out.width, height: out.height).jpegData(quality: quality),
+            let decoded = try Image(encoded: try out.image().jpegData(quality: quality),
                                     maxPixels: out.width * out.height)
             out = PageImage(rgb: decoded.rgb, width: decoded.width, height: decoded.height)
         }
@@ -122,7 +121,7 @@ public enum DocumentEvaluation {
     /// The page as a camera with a field of view of about 53 degrees sees it, turned by `degrees`
     /// about its vertical axis (`sideways`, its right edge further away) or its horizontal one
     /// (its top further away), filling 85% of the photo's width at its middle, on a `table`.
-    static func photographed(_ page: PageImage, degrees: Double, sideways: Bool, table: UInt8) -> PageImage {
+    public static func photographed(_ page: PageImage, degrees: Double, sideways: Bool, table: UInt8) -> PageImage {
         let w = Double(page.width), h = Double(page.height), focal = w, distance = w / 0.85
         let turn = degrees * Double.pi / 180
         func seen(_ x: Double, _ y: Double) -> Point2D {
@@ -133,15 +132,7 @@ public enum DocumentEvaluation {
         guard let toPage = Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]) else {
             return page
         }
-        var photo = PageImage(width: page.width, height: page.height, value: table)
-        for y in 0..<page.height {
-            for x in 0..<page.width {
-                let from = toPage.map(Point2D(x: Double(x), y: Double(y)))
-                guard from.x >= 0, from.y >= 0, from.x < w - 1, from.y < h - 1 else { continue }
-                photo[x, y] = UInt8(page.sample(from.x, from.y).rounded())
-            }
-        }
-        return photo
+        return page.warped(width: page.width, height: page.height, source: toPage, outside: table)
     }
 
     /// A reflection: a disc of a tenth of the page's width, white at its core and fading out,
@@ -163,7 +154,7 @@ public enum DocumentEvaluation {
     }
 
     /// A box blur of `radius`, rows then columns.
-    static func boxBlur(_ image: PageImage, radius: Int) -> PageImage {
+    public static func boxBlur(_ image: PageImage, radius: Int) -> PageImage {
         var horizontal = image, out = image
         let w = image.width, h = image.height, span = 2 * radius + 1
         for y in 0..<h {

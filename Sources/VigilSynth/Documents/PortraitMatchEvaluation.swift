@@ -29,7 +29,7 @@ public enum PortraitMatchEvaluation {
         var portraits: [String: FaceDescriptor?] = [:], selfies: [String: FaceDescriptor?] = [:]
         for photo in photos {
             let page = try SpecimenDocument(format: .td3, fields: fields).render(width: width, portrait: idPhoto(photo.image, analyzer: analyzer))
-            let printed = try Image(rgb: page.pixels.flatMap { [$0, $0, $0] }, width: page.width, height: page.height)
+            let printed = try page.image()
             portraits[photo.name] = DocumentPortrait.descriptor(in: printed, analyzer: analyzer)
             var person = SyntheticPerson(rig: try FaceRig(photo: photo.image, name: photo.name, analyzer: analyzer), light: .live(strength: 0.15), seed: 1)
             let frame = person.frame(at: 0, screen: ScreenState()).image()
