@@ -155,23 +155,44 @@
   }
 
   // --- camera ----------------------------------------------------------------------------------
-  async function startCamera() {
-    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function" || typeof fetch !== "function") {
-      return fail("unsupported");
-    }
-    show("capture");
-    setPrompt(t("cameraStarting"));
+  // Whether this browser can capture at all; if not, its error screen shows.
+  function supported() {
+    if (navigator.mediaDevices && typeof navigator.mediaDevices.getUserMedia === "function" && typeof fetch === "function") return true;
+    fail("unsupported");
+    return false;
+  }
+  // The stream `open` gives, within CAMERA_TIMEOUT_MS; null once the error screen shows why not
+  // (timed out, denied, missing, in use), or when the page finished meanwhile.
+  async function openWithin(open) {
     let timedOut = false;
     const timeout = setTimeout(() => { timedOut = true; fail("camera_timeout"); }, CAMERA_TIMEOUT_MS);
     try {
-      stream = await openCamera(preferredCamera);
+      const opened = await open();
+      if (timedOut || finished) { for (const track of opened.getTracks()) track.stop(); return null; }
+      return opened;
     } catch (e) {
+      if (!timedOut) fail(cameraFailure(e));
+      return null;
+    } finally {
       clearTimeout(timeout);
-      if (timedOut) return;
-      return fail(cameraFailure(e));
     }
-    clearTimeout(timeout);
-    if (timedOut || finished) return stopCamera();
+  }
+  // A request that did not reach the server: how long to wait before the next one (0.2 s
+  // doubling to 2 s), or null once the network is given up on and its screen shows.
+  function networkFailure() {
+    failingSince = failingSince || performance.now();
+    failures = Math.min(failures + 1, 5);
+    if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) { fail("network_lost"); return null; }
+    return Math.min(2000, 100 * 2 ** failures);
+  }
+
+  async function startCamera() {
+    if (!supported()) return;
+    show("capture");
+    setPrompt(t("cameraStarting"));
+    const opened = await openWithin(() => openCamera(preferredCamera));
+    if (!opened) return;
+    stream = opened;
     $("video").srcObject = stream;
     try { await $("video").play(); } catch (e) { /* autoplay of a muted inline video is allowed */ }
     bridge.event("camera.started");
@@ -325,23 +346,12 @@
     $("document-start").focus();
   }
   async function startDocumentCamera(deviceId) {
-    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function" || typeof fetch !== "function") {
-      return fail("unsupported");
-    }
+    if (!supported()) return;
     show("document");
     $("document-prompt").textContent = t("cameraStarting");
-    let timedOut = false;
-    const timeout = setTimeout(() => { timedOut = true; fail("camera_timeout"); }, CAMERA_TIMEOUT_MS);
-    let opened;
-    try {
-      opened = await openDevice(deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "environment" }, { width: 1920, height: 1080 });
-    } catch (e) {
-      clearTimeout(timeout);
-      if (timedOut) return;
-      return fail(cameraFailure(e));
-    }
-    clearTimeout(timeout);
-    if (timedOut || finished) { for (const track of opened.getTracks()) track.stop(); return; }
+    const opened = await openWithin(() => openDevice(deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "environment" },
+                                                     { width: 1920, height: 1080 }));
+    if (!opened) return;
     if (stream) for (const track of stream.getTracks()) track.stop();
     stream = opened;
     $("document-video").srcObject = stream;
@@ -377,11 +387,10 @@
       answer = await request("POST", "/v1/client/document", blob, true, { "Content-Type": "image/jpeg" });
       if ([502, 503, 504].includes(answer.status) && !errorCode(answer)) throw new Error("gateway " + answer.status);
     } catch (e) {
-      failingSince = failingSince || performance.now();
-      failures = Math.min(failures + 1, 5);
+      const wait = networkFailure();
+      if (wait === null) return;
       $("document-prompt").textContent = t("reconnecting");
-      if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) return fail("network_lost");
-      return next(Math.min(2000, 100 * 2 ** failures));
+      return next(wait);
     }
     if (run !== documentRun) return;
     failingSince = null;
@@ -526,12 +535,12 @@
         fail(sessionError(answer));
       }
     } catch (e) {
-      // After network failures the next frames wait longer (0.2 s doubling to 2 s).
-      failingSince = failingSince || performance.now();
-      failures = Math.min(failures + 1, 5);
-      pausedUntil = performance.now() + Math.min(2000, 100 * 2 ** failures);
-      setPrompt(t("reconnecting"));
-      if (performance.now() - failingSince > NETWORK_GIVE_UP_MS) fail("network_lost");
+      // After network failures the next frames wait longer.
+      const wait = networkFailure();
+      if (wait !== null) {
+        pausedUntil = performance.now() + wait;
+        setPrompt(t("reconnecting"));
+      }
     } finally {
       inFlight -= 1;
     }
