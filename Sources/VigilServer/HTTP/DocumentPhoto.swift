@@ -41,8 +41,12 @@ extension DeviceAPI {
         guard read.checks.checkDigits, read.checks.dates, read.checks.fields else { return answer(.unreadable) }
         guard step.accepts(format: read.type ?? "") else { return answer(.typeNotAccepted) }
         guard !read.checks.expired else { return answer(.expired) }
-        let portrait = try context.analyzers().withAnalyzer { DocumentPortrait.descriptor(in: image, analyzer: $0) }
-        if step.matchFace, portrait == nil { return answer(.noPortrait) }
+        // The portrait is looked for only where the live face is compared with it.
+        var portrait: FaceDescriptor?
+        if step.matchFace {
+            portrait = try context.analyzers().withAnalyzer { DocumentPortrait.descriptor(in: image, analyzer: $0) }
+            guard portrait != nil else { return answer(.noPortrait) }
+        }
         let kept = DocumentImage(jpeg: request.body, portrait: portrait?.bytes,
                                  deleteAfter: context.clock.now.addingTimeInterval(context.configuration.retention))
         try context.capture.captureDocument(record, read, image: kept)
