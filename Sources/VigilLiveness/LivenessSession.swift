@@ -200,16 +200,7 @@ public struct LivenessSession: Codable, Sendable {
                 : CheckResult(passed: false, score: 0, feedback: .deviceIssue, reason: "frames_seen_in_other_sessions")
         }
         var match: FaceMatch?
-        if let reference = evidence.reference {
-            if let live = identityDescriptor {
-                let compared = FaceMatcher().compare(reference, live)
-                match = compared
-                checks["match"] = CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
-                                              reason: compared.matched ? nil : "face_mismatch")
-            } else {
-                checks["match"] = CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face")
-            }
-        }
+        if let reference = evidence.reference { (match, checks["match"]) = compare(reference) }
         var documentMatch: FaceMatch?
         if let step = policy.document {
             switch evidence.document {
@@ -220,16 +211,10 @@ public struct LivenessSession: Codable, Sendable {
             case let document?:
                 checks["document"] = document.valid ? CheckResult(passed: true, score: 1)
                     : CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "document_invalid")
-                if step.matchFace {
-                    if let portrait = document.portrait, let live = identityDescriptor {
-                        let compared = FaceMatcher().compare(portrait, live)
-                        documentMatch = compared
-                        checks["documentMatch"] = CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
-                                                              reason: compared.matched ? nil : "face_mismatch")
-                    } else {
-                        checks["documentMatch"] = CheckResult(passed: false, score: 0, feedback: document.portrait == nil ? .documentIssue : .faceNotFound,
-                                                              reason: document.portrait == nil ? "no_portrait" : "no_live_face")
-                    }
+                if step.matchFace, let portrait = document.portrait {
+                    (documentMatch, checks["documentMatch"]) = compare(portrait)
+                } else if step.matchFace {
+                    checks["documentMatch"] = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "no_portrait")
                 }
             }
         }
@@ -239,5 +224,16 @@ public struct LivenessSession: Codable, Sendable {
         }
         return LivenessDecision.decide(challenges: tracker.challenges, checks: checks, guidance: guidance, frames: frames, match: match,
                                        documentMatch: documentMatch)
+    }
+
+    /// A photo's face (a reference, a document's portrait) against the session's first resting
+    /// live face: the comparison and its check, which fails without a live face.
+    private func compare(_ photo: FaceDescriptor) -> (FaceMatch?, CheckResult) {
+        guard let live = identityDescriptor else {
+            return (nil, CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "no_live_face"))
+        }
+        let compared = FaceMatcher().compare(photo, live)
+        return (compared, CheckResult(passed: compared.matched, score: compared.similarity, feedback: .faceMismatch,
+                                      reason: compared.matched ? nil : "face_mismatch"))
     }
 }
