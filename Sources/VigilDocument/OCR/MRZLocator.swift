@@ -11,12 +11,18 @@ public enum MRZLocator {
         let ink = image.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
         // A zone line: wide, and broken into many characters.
-        let lines = bands.map { rows -> (rows: Range<Int>, columns: Range<Int>, zoneLike: Bool) in
+        let lines = bands.map { rows -> (rows: Range<Int>, columns: Range<Int>, height: Int, zoneLike: Bool) in
             let columns = MRZTextReader.extent(ink, width: image.width, rows: rows)
             let runs = characterRuns(ink, width: image.width, rows: rows, columns: columns)
+            // The characters' height, slice by slice: a line seen at an angle or slanted spans
+            // more rows than its characters are tall.
+            let heights = MRZTextReader.segmentExtents(ink, width: image.width, rows: rows, core: rows, columns: columns, segments: 16)
+                .map(\.rows.count).sorted()
+            let height = heights.isEmpty ? rows.count : heights[heights.count * 3 / 4]
             // Wide, of many characters, and each line much wider than tall (a TD1 line of 30 is
-            // about 27 times as wide as its capitals are high).
-            return (rows, columns, columns.count * 10 >= image.width * 6 && runs >= 20 && rows.count * 20 <= columns.count)
+            // about 27 times as wide as its capitals are high; seen at 30 degrees, 17 times as
+            // wide as its near end's are).
+            return (rows, columns, height, columns.count * 10 >= image.width * 6 && runs >= 20 && height * 15 <= columns.count)
         }
         // Groups of 2 or 3 consecutive zone-like lines of similar height, close together, from the last.
         var found: [PageImage] = []
@@ -26,8 +32,8 @@ public enum MRZLocator {
             var start = index
             // A zone's lines are at most a line's height apart (ICAO's line spacing).
             while start > 0, lines[start - 1].zoneLike, index - start + 1 < 3,
-                  abs(lines[start - 1].rows.count - lines[index].rows.count) * 3 <= lines[index].rows.count,
-                  lines[start].rows.lowerBound - lines[start - 1].rows.upperBound <= lines[index].rows.count * 3 / 2 { start -= 1 }
+                  abs(lines[start - 1].height - lines[index].height) * 3 <= lines[index].height,
+                  lines[start].rows.lowerBound - lines[start - 1].rows.upperBound <= lines[index].height * 3 / 2 { start -= 1 }
             let group = lines[start...index]
             if group.count >= 2 {
                 let top = group.first!.rows.lowerBound, bottom = group.last!.rows.upperBound

@@ -34,9 +34,8 @@ public struct MRZTextReader: Sendable {
     static let characters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<")
     /// Template cell size: one pitch wide, one capital high.
     private let cellWidth: Int, cellHeight: Int
-    /// Pitch over capital height of the font.
-    private let aspect: Double
-    private let templates: [(character: Character, pixels: [Double])]
+    /// The templates a position of each kind is matched against: its characters and the filler.
+    private let candidates: [MRZFormat.Kind: [(character: Character, pixels: [Double])]]
     /// Each character's amount of ink, in its template.
     private let ink: [Character: Double]
 
@@ -46,7 +45,6 @@ public struct MRZTextReader: Sendable {
         let advance = font.glyph("0")?.advance ?? font.pixelHeight * 6 / 10
         cellWidth = advance
         cellHeight = capital
-        aspect = Double(advance) / Double(capital)
         var templates: [(Character, [Double])] = [], inks: [Character: Double] = [:]
         for character in Self.characters {
             var cell = PageImage(width: advance, height: capital)
@@ -62,7 +60,8 @@ public struct MRZTextReader: Sendable {
             templates.append((character, Self.normalised(cell.pixels.map { 255 - Double($0) })))
             inks[character] = cell.pixels.reduce(0) { $0 + 255 - Double($1) }
         }
-        self.templates = templates
+        candidates = [.letter: templates.filter { $0.0.isLetter || $0.0 == "<" }, .digit: templates.filter { $0.0.isNumber || $0.0 == "<" },
+                      .any: templates]
         ink = inks
     }
 
@@ -83,26 +82,32 @@ public struct MRZTextReader: Sendable {
         let ink = image.pixels.map { $0 < threshold }
         let bands = Self.lineBands(ink, width: image.width, height: image.height)
         guard bands.count == 2 || bands.count == 3 else { throw .noLines(found: bands.count) }
-        // The length whose pitch gives the font's proportions, judged on the first line; a zone
-        // seen at an angle and straightened may be too narrow or wide for that to decide between
-        // 44 and 36, and then both are read and the one whose characters match best is kept.
-        let first = Self.extent(ink, width: image.width, rows: bands[0])
-        let height = Double(bands[0].count)
-        let widthOverHeight = Double(first.count) / height
-        func error(_ length: Int) -> Double { abs(widthOverHeight / (Double(length) - 0.2) / aspect - 1) }
-        let lengths: [(length: Int, error: Double)] = (bands.count == 3 ? [30] : [44, 36]).map { ($0, error($0)) }.sorted { $0.error < $1.error }
-        let tried = lengths.count > 1 && lengths[0].error > 0.5 * lengths[1].error ? lengths : [lengths[0]]
-        let readings = tried.map { length in
-            // A band's top or bottom row of ink may fall below the threshold (a line of mostly
-            // fillers has few pixels in its capitals' top row): the band, a row taller at either
-            // end, that the characters match best is the line.
-            bands.map { band in
-                let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
-                                (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
-                return variants.map { read(line: $0, length: length.length, image: image, ink: ink) }.max { Self.meanScore([$0]) < Self.meanScore([$1]) }!
+        // TD1 has 3 lines of 30; TD2 and TD3 have 2, of 36 and 44. Which of those: the pitch at
+        // which the second line's ink repeats (its proportions would do on a page seen square,
+        // but not on one straightened from an angle, whose width is foreshortened).
+        let length: Int
+        if bands.count == 3 {
+            length = 30
+        } else {
+            let columns = Self.extent(ink, width: image.width, rows: bands[1])
+            func repeats(_ length: Int) -> Double {
+                Self.periodicity(ink, width: image.width, rows: bands[1], columns: columns, pitch: Double(columns.count) / (Double(length) - 0.2))
             }
+            length = repeats(44) >= repeats(36) ? 44 : 36
         }
-        return readings.max { Self.meanScore($0) < Self.meanScore($1) }!
+        // Each position is matched against the characters its field may hold (ICAO 9303): a
+        // date's `0` is never taken for `O`, nor a name's `O` for `0`. The check digits still
+        // verify every digit they cover.
+        let format = MRZFormat(lineCount: bands.count, lineLength: length)!
+        // A band's top or bottom row of ink may fall below the threshold (a line of mostly
+        // fillers has few pixels in its capitals' top row): the band, a row taller at either
+        // end, that the characters match best is the line.
+        return bands.enumerated().map { index, band in
+            let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
+                            (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
+            return variants.map { read(line: $0, kinds: format.kinds(line: index), image: image, ink: ink) }
+                .max { Self.meanScore([$0]) < Self.meanScore([$1]) }!
+        }
     }
 
     /// The line read over `rows`.
@@ -112,12 +117,13 @@ public struct MRZTextReader: Sendable {
     /// found is the grid, and the second pass reads every cell on it. A cell left free to slide
     /// finds wrong characters: `P` moved a fifth of a pitch to the left loses the right of its
     /// bowl and matches `F` better than `P` in place matches `P`.
-    private func read(line rows: Range<Int>, length: Int, image: PageImage, ink: [Bool]) -> Line {
+    private func read(line rows: Range<Int>, kinds: [MRZFormat.Kind], image: PageImage, ink: [Bool]) -> Line {
+        let length = kinds.count
         let columns = Self.extent(ink, width: image.width, rows: rows)
         let estimate = Double(columns.count) / (Double(length) - 0.2)
         var found: [Double] = [], x = Double(columns.lowerBound) - estimate * 0.1
-        for _ in 0..<length {
-            let best = match(image, x: x, width: estimate, rows: rows, shifts: (-3...3).map { Double($0) * estimate * 0.06 })
+        for index in 0..<length {
+            let best = match(image, x: x, width: estimate, rows: rows, kind: kinds[index], shifts: (-3...3).map { Double($0) * estimate * 0.06 })
             found.append(x + best.shift)
             x += estimate + best.shift * 0.5
         }
@@ -125,7 +131,7 @@ public struct MRZTextReader: Sendable {
         var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = []
         for index in 0..<length {
             let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
-            let best = match(image, x: x, width: pitch, rows: rows, shifts: (-1...1).map { Double($0) * pitch * 0.03 })
+            let best = match(image, x: x, width: pitch, rows: rows, kind: kinds[index], shifts: (-1...1).map { Double($0) * pitch * 0.03 })
             text.append(best.character)
             margins.append(best.score - best.second)
             scores.append(best.score)
@@ -136,12 +142,12 @@ public struct MRZTextReader: Sendable {
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
     /// correlation, the best other character and its correlation, and the shift.
-    private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, shifts: [Double])
+    private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, kind: MRZFormat.Kind, shifts: [Double])
         -> (character: Character, score: Double, second: Double, runnerUp: Character, shift: Double) {
         var best = (character: Character("<"), score: -2.0, second: -2.0, runnerUp: Character("<"), shift: 0.0)
         for shift in shifts {
             let sample = Self.normalised(sampleCell(image, x: x + shift, width: width, rows: rows))
-            for template in templates {
+            for template in candidates[kind]! {
                 let score = Self.dot(sample, template.pixels)
                 if score > best.score {
                     if template.character != best.character { (best.second, best.runnerUp) = (best.score, best.character) }
@@ -248,7 +254,53 @@ public struct MRZTextReader: Sendable {
             }
         }
         let tallest = bands.map(\.count).max() ?? 0
-        return keepShort ? bands.filter { $0.count >= 3 } : bands.filter { $0.count * 5 >= tallest }
+        if keepShort { return bands.filter { $0.count >= 3 } }
+        // A zone cut from a page may hold the edge of the line above or below it: a band that
+        // touches the image's top or bottom is such a part, unless it is all there is.
+        let tall = bands.filter { $0.count * 5 >= tallest }
+        let inside = tall.filter { $0.lowerBound > 0 && $0.upperBound < height }
+        return inside.count >= 2 ? inside : tall
+    }
+
+    /// Where a line's ink lies, segment by segment across `columns`: for each of `segments`
+    /// slices, the middle column and the run of inked rows within `rows` that overlaps `core`
+    /// most (ink of a neighbouring line, beyond a blank row, is left out). Along a line seen at
+    /// an angle or slanted, each slice follows the line's local top and bottom, where the rows
+    /// of the whole line would span its slant.
+    static func segmentExtents(_ ink: [Bool], width: Int, rows: Range<Int>, core: Range<Int>, columns: Range<Int>, segments: Int)
+        -> [(x: Double, rows: Range<Int>)] {
+        guard columns.count >= segments, !rows.isEmpty else { return [] }
+        var out: [(x: Double, rows: Range<Int>)] = []
+        for s in 0..<segments {
+            let x0 = columns.lowerBound + columns.count * s / segments, x1 = columns.lowerBound + columns.count * (s + 1) / segments
+            var best: Range<Int>?, bestOverlap = 0, start: Int?
+            for y in rows.lowerBound...rows.upperBound {
+                let inked = y < rows.upperBound && (x0..<x1).contains { ink[y * width + $0] }
+                if inked, start == nil { start = y }
+                if !inked, let first = start {
+                    let run = first..<y, overlap = run.clamped(to: core).count
+                    if overlap > bestOverlap { (best, bestOverlap) = (run, overlap) }
+                    start = nil
+                }
+            }
+            if let best { out.append((Double(x0 + x1) / 2, best)) }
+        }
+        return out
+    }
+
+    /// How regularly the ink of `rows` repeats every `pitch` columns: the mean correlation of
+    /// the columns' ink profile with itself shifted by one, two and three pitches.
+    static func periodicity(_ ink: [Bool], width: Int, rows: Range<Int>, columns: Range<Int>, pitch: Double) -> Double {
+        let profile = columns.map { x in Double(rows.reduce(0) { $0 + (ink[$1 * width + x] ? 1 : 0) }) }
+        let mean = profile.reduce(0, +) / Double(max(1, profile.count))
+        let centred = profile.map { $0 - mean }
+        let energy = centred.reduce(0) { $0 + $1 * $1 }
+        guard energy > 0 else { return 0 }
+        return (1...3).reduce(0.0) { sum, k in
+            let lag = Int((Double(k) * pitch).rounded())
+            guard lag < centred.count else { return sum }
+            return sum + (0..<(centred.count - lag)).reduce(0.0) { $0 + centred[$1] * centred[$1 + lag] } / energy
+        } / 3
     }
 
     /// The columns from the first to the last holding ink within `rows`.
