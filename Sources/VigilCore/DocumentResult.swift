@@ -20,6 +20,8 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     public var face: VerdictPayload.Match?
     /// Why nothing was read, when `checks.readable` is false.
     public var reason: String?
+    /// What the person can do for a photo that reads, when `checks.readable` is false.
+    public var guidance: DocumentGuidance?
 
     /// What holds of the reading.
     public struct Checks: Codable, Hashable, Sendable {
@@ -51,6 +53,7 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     /// what stays once a session's personal data is erased.
     public var erasingPersonalData: DocumentResult {
         var erased = DocumentResult(checks: checks, reason: reason)
+        erased.guidance = guidance
         erased.type = type
         erased.documentCode = documentCode
         erased.issuingState = issuingState
@@ -58,9 +61,11 @@ public struct DocumentResult: Codable, Hashable, Sendable {
         return erased
     }
 
-    /// Nothing read, for `reason`.
-    public static func unreadable(_ reason: String) -> DocumentResult {
-        DocumentResult(checks: Checks(readable: false, checkDigits: false, dates: false, fields: false, expired: false), reason: reason)
+    /// Nothing read, for `reason`; `guidance` says what would help.
+    public static func unreadable(_ reason: String, guidance: DocumentGuidance) -> DocumentResult {
+        var result = DocumentResult(checks: Checks(readable: false, checkDigits: false, dates: false, fields: false, expired: false), reason: reason)
+        result.guidance = guidance
+        return result
     }
 
     /// A result with its checks; the fields are set one by one.

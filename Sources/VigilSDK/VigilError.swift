@@ -14,7 +14,7 @@ public enum VigilError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The session ended without a decided result (expired, cancelled elsewhere).
     case sessionNotCompleted(status: String, message: String)
     /// The session asks for an identity document and the one given was not taken (the
-    /// server's guidance: noDocument, unreadable, typeNotAccepted, expired, noPortrait).
+    /// server's `DocumentGuidance`, such as `glare` or `typeNotAccepted`).
     case documentNotCaptured(String)
     case unexpected(String)
 

@@ -45,7 +45,7 @@ enum SynthCommand {
         let reader: DocumentReader
         do { reader = try DocumentReader() } catch { throw CLIError(code: "font_unavailable", message: error.description) }
         print("documents: \(count) a condition (TD1, TD2, TD3 in turn), seed \(try seed(args)), portraits from \(directory.path)")
-        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95")
+        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95   guidance when not read")
         var misreads: [String] = []
         let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: reader,
                                               today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") },
@@ -59,7 +59,9 @@ enum SynthCommand {
             let share = String(format: "%5.1f%%", 100 * Double(row.exact) / Double(max(1, row.documents)))
             print(row.condition.padding(toLength: 38, withPad: " ", startingAt: 0) + " \(share) (\(row.exact)/\(row.documents))"
                   + "   \(row.unreadable)".padding(toLength: 13, withPad: " ", startingAt: 0)
-                  + "\(row.wrongButValid)".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%.0f / %.0f", row.medianMs, row.p95Ms))
+                  + "\(row.wrongButValid)".padding(toLength: 18, withPad: " ", startingAt: 0)
+                  + String(format: "%.0f / %.0f", row.medianMs, row.p95Ms).padding(toLength: 20, withPad: " ", startingAt: 0)
+                  + row.guidance.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         }
         for line in misreads.prefix(20) { print("wrong but valid: " + line) }
         // The portrait against the live face, for every pair of photos.

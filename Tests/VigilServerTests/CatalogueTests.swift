@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilCore
 
 /// The capture page's string catalogues: one per language, all with the same keys, covering every
 /// `data-text` of the page and every `t("...")` of its script.
@@ -29,6 +30,20 @@ struct CatalogueTests {
         let used = try Self.matches(#"data-text="([A-Za-z.]+)""#, in: try Self.resource("index.html"))
             .union(try Self.matches(#"\bt\("([A-Za-z._]+)"[),]"#, in: try Self.resource("capture.js")))
         #expect(!used.isEmpty && used.isSubset(of: english.keys), "\(used.subtracting(english.keys).sorted())")
+    }
+
+    /// Every guidance the server gives on a document photo is one the page knows and says in
+    /// every language.
+    @Test func everyDocumentGuidanceIsShownInEveryLanguage() throws {
+        let script = try Self.resource("capture.js")
+        let listed = try #require(script.range(of: "const DOCUMENT_GUIDANCE = [").flatMap { start in
+            script.range(of: "];", range: start.upperBound..<script.endIndex).map { String(script[start.upperBound..<$0.lowerBound]) } })
+        let known = try Self.matches(#""([A-Za-z]+)""#, in: listed)
+        #expect(known == Set(DocumentGuidance.allCases.map(\.rawValue)), "\(known.symmetricDifference(DocumentGuidance.allCases.map(\.rawValue)).sorted())")
+        for locale in Self.locales {
+            let catalogue = try CapturePageTests.catalogue(locale)
+            for guidance in DocumentGuidance.allCases { #expect(catalogue["document.guidance.\(guidance.rawValue)"] != nil, "\(locale): \(guidance)") }
+        }
     }
 
     /// Every error the page can show has its title and a line saying what to do next, and the

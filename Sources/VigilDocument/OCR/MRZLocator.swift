@@ -6,7 +6,8 @@ public enum MRZLocator {
     public static func zone(in image: PageImage) -> PageImage? { zones(in: image).first }
 
     /// Every part of `image` holding a zone, bottom first: more than one is more than one document.
-    public static func zones(in image: PageImage) -> [PageImage] {
+    /// A zone's lines span at least `widthShare` of the image (a photo of a page: most of it).
+    public static func zones(in image: PageImage, widthShare: Double = 0.6) -> [PageImage] {
         let threshold = MRZTextReader.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
@@ -14,15 +15,11 @@ public enum MRZLocator {
         let lines = bands.map { rows -> (rows: Range<Int>, columns: Range<Int>, height: Int, zoneLike: Bool) in
             let columns = MRZTextReader.extent(ink, width: image.width, rows: rows)
             let runs = characterRuns(ink, width: image.width, rows: rows, columns: columns)
-            // The characters' height, slice by slice: a line seen at an angle or slanted spans
-            // more rows than its characters are tall.
-            let heights = MRZTextReader.segmentExtents(ink, width: image.width, rows: rows, core: rows, columns: columns, segments: 16)
-                .map(\.rows.count).sorted()
-            let height = heights.isEmpty ? rows.count : heights[heights.count * 3 / 4]
+            let height = MRZTextReader.characterHeight(ink, width: image.width, rows: rows, columns: columns)
             // Wide, of many characters, and each line much wider than tall (a TD1 line of 30 is
             // about 27 times as wide as its capitals are high; seen at 30 degrees, 17 times as
             // wide as its near end's are).
-            return (rows, columns, height, columns.count * 10 >= image.width * 6 && runs >= 20 && height * 15 <= columns.count)
+            return (rows, columns, height, Double(columns.count) >= Double(image.width) * widthShare && runs >= 20 && height * 15 <= columns.count)
         }
         // Groups of 2 or 3 consecutive zone-like lines of similar height, close together, from the last.
         var found: [PageImage] = []
@@ -38,8 +35,10 @@ public enum MRZLocator {
             if group.count >= 2 {
                 let top = group.first!.rows.lowerBound, bottom = group.last!.rows.upperBound
                 let left = group.map(\.columns.lowerBound).min()!, right = group.map(\.columns.upperBound).max()!
-                let margin = group.first!.rows.count / 2
-                found.append(crop(image, x: left - margin, y: top - margin, width: right - left + 2 * margin, height: bottom - top + 2 * margin))
+                // Half a line above and below; two lines' height either side, where the first or
+                // last characters may be too faint for the threshold (a reflection over them).
+                let margin = group.first!.rows.count / 2, side = 4 * margin
+                found.append(crop(image, x: left - side, y: top - margin, width: right - left + 2 * side, height: bottom - top + 2 * margin))
             }
             index = start - 1
         }

@@ -99,13 +99,14 @@ public struct MRZTextReader: Sendable {
         // date's `0` is never taken for `O`, nor a name's `O` for `0`. The check digits still
         // verify every digit they cover.
         let format = MRZFormat(lineCount: bands.count, lineLength: length)!
+        let faint = Self.faintLevel(image, threshold: threshold, bands: bands)
         // A band's top or bottom row of ink may fall below the threshold (a line of mostly
         // fillers has few pixels in its capitals' top row): the band, a row taller at either
         // end, that the characters match best is the line.
         return bands.enumerated().map { index, band in
             let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
                             (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
-            return variants.map { read(line: $0, kinds: format.kinds(line: index), image: image, ink: ink) }
+            return variants.map { read(line: $0, kinds: format.kinds(line: index), image: image, ink: ink, faint: faint) }
                 .max { Self.meanScore([$0]) < Self.meanScore([$1]) }!
         }
     }
@@ -117,9 +118,9 @@ public struct MRZTextReader: Sendable {
     /// found is the grid, and the second pass reads every cell on it. A cell left free to slide
     /// finds wrong characters: `P` moved a fifth of a pitch to the left loses the right of its
     /// bowl and matches `F` better than `P` in place matches `P`.
-    private func read(line rows: Range<Int>, kinds: [MRZFormat.Kind], image: PageImage, ink: [Bool]) -> Line {
+    private func read(line rows: Range<Int>, kinds: [MRZFormat.Kind], image: PageImage, ink: [Bool], faint: Int) -> Line {
         let length = kinds.count
-        let columns = Self.extent(ink, width: image.width, rows: rows)
+        let columns = Self.faintExtent(image, level: faint, rows: rows, columns: Self.extent(ink, width: image.width, rows: rows))
         let estimate = Double(columns.count) / (Double(length) - 0.2)
         var found: [Double] = [], x = Double(columns.lowerBound) - estimate * 0.1
         for index in 0..<length {
@@ -288,6 +289,14 @@ public struct MRZTextReader: Sendable {
         return out
     }
 
+    /// The height of the characters of the line in `rows`, slice by slice (the upper quartile
+    /// of `segmentExtents`' heights: fillers are lower): a line seen at an angle or slanted spans
+    /// more rows than its characters are tall.
+    static func characterHeight(_ ink: [Bool], width: Int, rows: Range<Int>, columns: Range<Int>) -> Int {
+        let heights = segmentExtents(ink, width: width, rows: rows, core: rows, columns: columns, segments: 16).map(\.rows.count).sorted()
+        return heights.isEmpty ? rows.count : heights[heights.count * 3 / 4]
+    }
+
     /// How regularly the ink of `rows` repeats every `pitch` columns: the mean correlation of
     /// the columns' ink profile with itself shifted by one, two and three pitches.
     static func periodicity(_ ink: [Bool], width: Int, rows: Range<Int>, columns: Range<Int>, pitch: Double) -> Double {
@@ -301,6 +310,51 @@ public struct MRZTextReader: Sendable {
             guard lag < centred.count else { return sum }
             return sum + (0..<(centred.count - lag)).reduce(0.0) { $0 + centred[$1] * centred[$1 + lag] } / energy
         } / 3
+    }
+
+    /// The sum of the 3x3 pixels around (`x`, `y`), which lies inside the image.
+    static func neighbourhood(_ image: PageImage, _ x: Int, _ y: Int) -> Int {
+        var sum = 0
+        for dy in -1...1 { for dx in -1...1 { sum += Int(image[x + dx, y + dy]) } }
+        return sum
+    }
+
+    /// The level (a sum of 3x3 pixels, noise averaged out where strokes are not) under which a
+    /// pixel is faint ink: a third of the way from white to `threshold`, and below the darkest
+    /// paper between the lines `bands` (all but its darkest 0.5%).
+    static func faintLevel(_ image: PageImage, threshold: UInt8, bands: [Range<Int>]) -> Int {
+        let third = 9 * (255 - (255 - Int(threshold)) / 3)
+        let between = zip(bands, bands.dropFirst()).flatMap { ($0.upperBound + 2)..<max($0.upperBound + 2, $1.lowerBound - 2) }
+        var paper: [Int] = []
+        for y in between where y >= 1 && y < image.height - 1 {
+            for x in stride(from: 1, to: image.width - 1, by: 2) { paper.append(neighbourhood(image, x, y)) }
+        }
+        guard !paper.isEmpty else { return third }
+        paper.sort()
+        return min(third, paper[paper.count / 200] - 27)
+    }
+
+    /// `columns` (a line's extent by the threshold) widened over faint characters next to
+    /// either end: a reflection over a line's first or last characters leaves them a fraction
+    /// of their contrast, and those characters set the line's grid. A column is faint ink where
+    /// at least 4 of its pixels are under `level` (`faintLevel`); the extent grows over such
+    /// columns up to 3 line heights, across gaps of at most one.
+    static func faintExtent(_ image: PageImage, level: Int, rows: Range<Int>, columns: Range<Int>) -> Range<Int> {
+        guard !columns.isEmpty else { return columns }
+        let reach = 3 * rows.count, gap = rows.count
+        func inked(_ x: Int) -> Bool {
+            guard x >= 1, x < image.width - 1 else { return false }
+            return rows.filter { y in y >= 1 && y < image.height - 1 && Self.neighbourhood(image, x, y) < level }.count >= 4
+        }
+        func grow(from start: Int, by step: Int) -> Int {
+            var last = start, x = start + step
+            while abs(x - start) <= reach, abs(x - last) <= gap {
+                if inked(x) { last = x }
+                x += step
+            }
+            return last
+        }
+        return grow(from: columns.lowerBound, by: -1)..<(grow(from: columns.upperBound - 1, by: 1) + 1)
     }
 
     /// The columns from the first to the last holding ink within `rows`.

@@ -14,9 +14,27 @@ enum ZoneRectifier {
     /// An edge of a line in the photo: y of x.
     typealias Edge = (Double) -> Double
 
+    /// The zone's lines as the photo shows them.
+    struct Outline {
+        /// Each line's quadrilateral: top left, top right, bottom right, bottom left.
+        let quads: [[Point2D]]
+
+        /// How much taller the second line is at its taller end than at the other (1: level
+        /// and parallel; about 1.3 for a page turned 25 degrees sideways).
+        var convergence: Double {
+            let q = quads[1], left = q[3].y - q[0].y, right = q[2].y - q[1].y
+            return max(left, right) / max(1, min(left, right))
+        }
+    }
+
     /// The zone straightened, line by line, each line in a strip of its own; nil when it needs
     /// no straightening (its edges are level and parallel) or its edges cannot be found.
     static func rectified(_ zone: PageImage) -> PageImage? {
+        outline(zone).flatMap { straightened(zone, $0) }
+    }
+
+    /// Where the zone's lines lie; nil when their edges cannot be found.
+    static func outline(_ zone: PageImage) -> Outline? {
         let threshold = MRZTextReader.otsu(zone)
         let ink = zone.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height)
@@ -41,23 +59,26 @@ enum ZoneRectifier {
         guard let left = fit(ends.map { Point2D(x: $0.left.y, y: $0.left.x) }), let right = fit(ends.map { Point2D(x: $0.right.y, y: $0.right.x) }) else {
             return nil
         }
-        let quads = bands.indices.map { k in
+        return Outline(quads: bands.indices.map { k in
             [meet(edges[2 * k], left), meet(edges[2 * k], right), meet(edges[2 * k + 1], right), meet(edges[2 * k + 1], left)]
-        }
+        })
+    }
+
+    /// Each line of `outline` mapped back to a rectangle, in a strip of its own; nil when the
+    /// zone is level with parallel edges (already rectangles) or its outline is degenerate.
+    static func straightened(_ zone: PageImage, _ outline: Outline) -> PageImage? {
         // The second line (full height at both ends in every format) sets the size.
-        let quad = quads[1]
+        let quad = outline.quads[1]
         let leftHeight = quad[3].y - quad[0].y, rightHeight = quad[2].y - quad[1].y
         let width = quad[1].x - quad[0].x, height = (leftHeight + rightHeight) / 2
-        guard height >= 4, width > 0 else { return nil }
-        // Level, with parallel edges: already a rectangle.
-        if abs(leftHeight - rightHeight) <= 0.06 * height { return nil }
+        guard height >= 4, width > 0, abs(leftHeight - rightHeight) > 0.06 * height else { return nil }
         // Each line in a strip: a rectangle as tall as the second line, with 0.4 of its height
         // above and below (less than the gap between lines) and its height either side.
         let margin = height, gap = 0.4 * height
         let stripHeight = Int((height + 2 * gap).rounded()), stripWidth = Int((width + 2 * margin).rounded())
-        var out = PageImage(width: stripWidth, height: stripHeight * bands.count)
+        var out = PageImage(width: stripWidth, height: stripHeight * outline.quads.count)
         let rectangle = [Point2D(x: 0, y: 0), Point2D(x: width, y: 0), Point2D(x: width, y: height), Point2D(x: 0, y: height)]
-        for (k, corners) in quads.enumerated() {
+        for (k, corners) in outline.quads.enumerated() {
             guard let map = Homography(from: rectangle, to: corners) else { return nil }
             out.paste(zone.warped(width: stripWidth, height: stripHeight, source: Homography.shifted(map, by: Point2D(x: -margin, y: -gap))),
                       x: 0, y: k * stripHeight)

@@ -37,7 +37,7 @@ extension DeviceAPI {
         let answer = { (guidance: DocumentGuidance) in
             HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type), headers: [("Cache-Control", "no-store")])
         }
-        guard read.checks.readable else { return answer(read.reason == DocumentReader.noZone ? .noDocument : .unreadable) }
+        guard read.checks.readable else { return answer(read.guidance ?? .unreadable) }
         guard read.checks.checkDigits, read.checks.dates, read.checks.fields else { return answer(.unreadable) }
         guard step.accepts(format: read.type ?? "") else { return answer(.typeNotAccepted) }
         guard !read.checks.expired else { return answer(.expired) }

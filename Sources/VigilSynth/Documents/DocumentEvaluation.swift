@@ -18,24 +18,52 @@ public enum DocumentEvaluation {
         /// Degrees the page is turned away from the camera about its vertical axis (`sideways`)
         /// or its horizontal one, as a phone held at an angle sees it.
         public var perspective = 0.0, sideways = true
-        /// A bright reflection (the lamp on a laminated page) somewhere on the page.
-        public var glare = false
+        /// A reflection (the lamp on a laminated page).
+        public var glare: Glare?
         /// JPEG quality of the photo, nil for none.
         public var jpegQuality: Int?
+        /// Pixels the camera moved across during the exposure.
+        public var movement = 0
+        /// The light falls off across the page to this fraction at the far corner (1: even).
+        public var light = 1.0
+        /// The page's width as a fraction of the photo's, on a grey table (1: the page is the photo).
+        public var pageShare = 1.0
+        /// What a person should be told when the photo does not read, for conditions in which a
+        /// photo is expected not to read; nil where it is expected to read.
+        public var expected: DocumentGuidance?
     }
 
-    /// Clean pages at three sizes, then each disturbance alone at 2 MP, then all of them at once.
+    /// Where a reflection lies and how bright it is.
+    public enum Glare: Sendable {
+        /// Saturated, anywhere on the page but the zone.
+        case besideZone
+        /// Over the zone: its print washed out to a third of its contrast, still there to read.
+        case faintOverZone
+        /// Saturated, over the zone: characters gone.
+        case overZone
+    }
+
+    /// Clean pages at four sizes, then each disturbance alone at 2 MP, then all of them at
+    /// once; last, photos that should not read, each with the guidance a person should get.
     public static let conditions: [Condition] = [
         Condition(name: "clean 1 MP", megapixels: 1), Condition(name: "clean 2 MP", megapixels: 2), Condition(name: "clean 4 MP", megapixels: 4),
+        Condition(name: "clean 8 MP", megapixels: 8),
         Condition(name: "turned 4 degrees", megapixels: 2, rotation: 4), Condition(name: "turned -3 degrees", megapixels: 2, rotation: -3),
         Condition(name: "blurred", megapixels: 2, blur: 1), Condition(name: "noisy", megapixels: 2, noise: 12),
         Condition(name: "JPEG 60", megapixels: 2, jpegQuality: 60),
         Condition(name: "on a dark table", megapixels: 2, table: 60),
+        Condition(name: "uneven light", megapixels: 2, light: 0.4),
         Condition(name: "perspective 15 degrees sideways", megapixels: 2, table: 90, perspective: 15),
         Condition(name: "perspective 25 degrees sideways", megapixels: 2, table: 90, perspective: 25),
+        Condition(name: "perspective 30 degrees sideways", megapixels: 2, table: 90, perspective: 30),
         Condition(name: "perspective 25 degrees forward", megapixels: 2, table: 90, perspective: 25, sideways: false),
-        Condition(name: "glare", megapixels: 2, glare: true),
+        Condition(name: "glare beside the zone", megapixels: 2, glare: .besideZone),
+        Condition(name: "faint glare over the zone", megapixels: 2, glare: .faintOverZone),
         Condition(name: "turned, blurred, noisy, JPEG 70", megapixels: 2, rotation: 2.5, blur: 1, noise: 8, jpegQuality: 70),
+        Condition(name: "glare over the zone", megapixels: 2, glare: .overZone, expected: .glare),
+        Condition(name: "too far (page 30% of the photo)", megapixels: 2, table: 90, pageShare: 0.3, expected: .tooFar),
+        Condition(name: "out of focus", megapixels: 2, blur: 5, expected: .blurry),
+        Condition(name: "moving", megapixels: 2, movement: 24, expected: .holdStill),
     ]
 
     /// One condition's figures.
@@ -46,6 +74,10 @@ public enum DocumentEvaluation {
         public let exact: Int
         /// No zone read.
         public let unreadable: Int
+        /// The guidance given for the photos not read, and how often.
+        public let guidance: [DocumentGuidance: Int]
+        /// Not read, with the guidance the condition expects.
+        public let expectedGuidance: Int
         /// Read differently from what was printed, yet every check holding: the readings that must never happen.
         public let wrongButValid: Int
         /// Time to read a page (find, straighten, read, parse), ms, one thread.
@@ -66,18 +98,19 @@ public enum DocumentEvaluation {
         }
         var rows: [Row] = []
         for condition in conditions {
-            var exact = 0, unreadable = 0, wrong = 0, times: [Double] = []
+            var exact = 0, unreadable = 0, wrong = 0, times: [Double] = [], guidance: [DocumentGuidance: Int] = [:]
             for (i, document) in documents.enumerated() {
-                let aspect = document.format == .td1 ? 0.63 : 0.70
-                let width = Int((condition.megapixels * 1_000_000 / aspect).squareRoot())
+                let width = Int((condition.megapixels * condition.pageShare * condition.pageShare * 1_000_000 / document.aspect).squareRoot())
                 var page = try document.render(width: width, portrait: portraits[i % max(1, portraits.count)])
-                page = try disturb(page, condition, random: &random)
+                page = try disturb(page, condition, zone: try document.zoneRows(width: width), random: &random)
                 try keep?(condition, i, page, document.zone)
                 let started = ContinuousClock.now
                 let reading = reader.read(page, today: today)
                 times.append((ContinuousClock.now - started) / .milliseconds(1))
                 switch reading {
-                case .unreadable: unreadable += 1
+                case .unreadable(let advice, _):
+                    unreadable += 1
+                    guidance[advice, default: 0] += 1
                 case .read(let mrz, _):
                     if mrz.lines == document.zone {
                         exact += 1
@@ -88,7 +121,8 @@ public enum DocumentEvaluation {
                 }
             }
             times.sort()
-            let row = Row(condition: condition.name, documents: documents.count, exact: exact, unreadable: unreadable, wrongButValid: wrong,
+            let row = Row(condition: condition.name, documents: documents.count, exact: exact, unreadable: unreadable, guidance: guidance,
+                          expectedGuidance: condition.expected.map { guidance[$0] ?? 0 } ?? 0, wrongButValid: wrong,
                           medianMs: times.isEmpty ? 0 : times[times.count / 2], p95Ms: times.isEmpty ? 0 : times[min(times.count - 1, times.count * 95 / 100)])
             progress(row)
             rows.append(row)
@@ -96,17 +130,22 @@ public enum DocumentEvaluation {
         return rows
     }
 
-    static func disturb(_ page: PageImage, _ condition: Condition, random: inout SynthRandom) throws -> PageImage {
-        var out = condition.rotation == 0 ? page : Deskew.rotated(page, by: condition.rotation)
-        if condition.glare { out = glared(out, random: &random) }
+    /// The photo of `page` (whose zone is printed on the rows `zone`) under `condition`.
+    public static func disturb(_ page: PageImage, _ condition: Condition, zone: Range<Int>, random: inout SynthRandom) throws -> PageImage {
+        var out = condition.light < 1 ? lit(page, falloff: condition.light) : page
+        if let glare = condition.glare { out = glared(out, glare, zone: zone, random: &random) }
+        if condition.rotation != 0 { out = Deskew.rotated(out, by: condition.rotation) }
         if condition.perspective != 0 {
             out = photographed(out, degrees: condition.perspective, sideways: condition.sideways, table: condition.table ?? 90)
         } else if let table = condition.table {
-            var photo = PageImage(width: out.width * 6 / 5, height: out.height * 6 / 5, value: table)
-            photo.paste(out, x: out.width / 10, y: out.height / 10)
+            // The page in the middle of a photo a fifth wider and taller, or `pageShare` of its width.
+            let share = condition.pageShare < 1 ? condition.pageShare : 5.0 / 6
+            var photo = PageImage(width: Int(Double(out.width) / share), height: Int(Double(out.height) / share), value: table)
+            photo.paste(out, x: (photo.width - out.width) / 2, y: (photo.height - out.height) / 2)
             out = photo
         }
         if condition.blur > 0 { out = boxBlur(out, radius: condition.blur) }
+        if condition.movement > 0 { out = smeared(out, length: condition.movement) }
         if condition.noise > 0 {
             for i in out.pixels.indices { out.pixels[i] = UInt8(max(0, min(255, Double(out.pixels[i]) + random.gaussian(condition.noise)))) }
         }
@@ -114,6 +153,34 @@ public enum DocumentEvaluation {
             let decoded = try Image(encoded: try out.image().jpegData(quality: quality),
                                     maxPixels: out.width * out.height)
             out = PageImage(rgb: decoded.rgb, width: decoded.width, height: decoded.height)
+        }
+        return out
+    }
+
+    /// The page lit unevenly: full light at its top-left corner falling off linearly to
+    /// `falloff` of it at the bottom-right one (a lamp to one side).
+    static func lit(_ page: PageImage, falloff: Double) -> PageImage {
+        var out = page
+        let span = Double(page.width + page.height)
+        for y in 0..<page.height {
+            for x in 0..<page.width {
+                out[x, y] = UInt8(Double(page[x, y]) * (1 - (1 - falloff) * Double(x + y) / span))
+            }
+        }
+        return out
+    }
+
+    /// The photo smeared along its rows over `length` pixels: the camera moved sideways during
+    /// the exposure.
+    static func smeared(_ image: PageImage, length: Int) -> PageImage {
+        var out = image
+        for y in 0..<image.height {
+            var sum = 0
+            for x in 0..<image.width {
+                sum += Int(image[x, y])
+                if x >= length { sum -= Int(image[x - length, y]) }
+                out[x, y] = UInt8(sum / min(x + 1, length))
+            }
         }
         return out
     }
@@ -136,17 +203,28 @@ public enum DocumentEvaluation {
     }
 
     /// A reflection: a disc of a tenth of the page's width, white at its core and fading out,
-    /// at a random place.
-    static func glared(_ page: PageImage, random: inout SynthRandom) -> PageImage {
+    /// centred on a random place of the zone's rows (`zone`) or off them.
+    static func glared(_ page: PageImage, _ glare: Glare, zone: Range<Int>, random: inout SynthRandom) -> PageImage {
         var out = page
         let radius = Double(page.width) / 20
-        let cx = Double(random.next() % UInt64(page.width)), cy = Double(random.next() % UInt64(page.height))
+        let cx = Double(random.next() % UInt64(page.width))
+        let cy: Double
+        if glare == .besideZone {
+            // Anywhere whose halo (twice the radius) stays off the zone's rows.
+            let free = max(1, zone.lowerBound - Int(2 * radius))
+            cy = Double(random.next() % UInt64(free))
+        } else {
+            cy = Double(zone.lowerBound + Int(random.next() % UInt64(max(1, zone.count))))
+        }
+        // Saturated inside, fading to nothing at twice the radius; a faint one leaves a third of
+        // the print's contrast at its core.
+        let strength = glare == .faintOverZone ? 0.67 : 1
         let x0 = max(0, Int(cx - 2 * radius)), x1 = min(page.width, Int(cx + 2 * radius))
         let y0 = max(0, Int(cy - 2 * radius)), y1 = min(page.height, Int(cy + 2 * radius))
         for y in y0..<y1 {
             for x in x0..<x1 {
                 let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot() / radius
-                let light = d < 1 ? 1 : max(0, 2 - d)   // saturated inside, fading to nothing at twice the radius
+                let light = strength * (d < 1 ? 1 : max(0, 2 - d))
                 out[x, y] = UInt8(Double(out[x, y]) + (255 - Double(out[x, y])) * light)
             }
         }
@@ -175,7 +253,7 @@ public enum DocumentEvaluation {
     }
 
     /// A fictitious person of Utopia (ICAO's specimen state) with a valid document.
-    static func person(_ random: inout SynthRandom, today: MRZDate) -> MRZComposer.Fields {
+    public static func person(_ random: inout SynthRandom, today: MRZDate) -> MRZComposer.Fields {
         let surnames = ["ERIKSSON", "MORENO", "NAKAMURA", "OKAFOR", "SILVA", "KOWALSKA", "DUBOIS", "NGUYEN", "HASSAN", "MUELLER", "ROSSI", "TANAKA"]
         let given = ["ANNA", "MARIA", "JOAO", "WEI", "AMARA", "LUCAS", "SOFIA", "OMAR", "ELENA", "KENJI", "CHIARA", "DAVID"]
         func pick(_ list: [String]) -> String { list[Int(random.next() % UInt64(list.count))] }

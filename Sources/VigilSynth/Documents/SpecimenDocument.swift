@@ -16,10 +16,25 @@ public struct SpecimenDocument: Sendable {
         self.fields = fields
     }
 
+    /// The rows of the page `width` pixels wide that the zone is printed on.
+    public func zoneRows(width: Int) throws -> Range<Int> {
+        let height = Int(Double(width) * aspect), zone = try zoneImage(width: width).height
+        return (height - zone - height / 20)..<(height - height / 20)
+    }
+
+    /// Height over width: ID-1 cards (TD1) and passport pages.
+    var aspect: Double { format == .td1 ? 0.63 : 0.70 }
+
+    /// The zone drawn with its characters sized so that its lines span about 90% of `width`.
+    func zoneImage(width: Int) throws -> PageImage {
+        let advance = Double(try OCRBFont(pixelHeight: 100).glyph("0")?.advance ?? 60) / 100   // per pixel of size
+        let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / Double(format.lineLength) / advance)))
+        return MRZRenderer(font: zoneFont).render(zone, margin: 0)
+    }
+
     /// The page `width` pixels wide (height by the format's proportions), with `portrait` in its
     /// photo box.
     public func render(width: Int, portrait: Image) throws -> PageImage {
-        let aspect = format == .td1 ? 0.63 : format == .td2 ? 0.70 : 0.70   // ID-1 cards and passport pages
         let height = Int(Double(width) * aspect)
         var page = PageImage(width: width, height: height, value: 228)
         // A fine wavy pattern, as security printing has, light enough to be paper to the reader.
@@ -29,11 +44,7 @@ public struct SpecimenDocument: Sendable {
                 page[x, y] = UInt8(222 + 10 * wave)
             }
         }
-        // The zone: its characters sized so that its lines span about 90% of the width.
-        let columns = Double(format.lineLength)
-        let advance = Double(try OCRBFont(pixelHeight: 100).glyph("0")?.advance ?? 60) / 100   // per pixel of size
-        let zoneFont = try OCRBFont(pixelHeight: max(8, Int(Double(width) * 0.9 / columns / advance)))
-        let zoneImage = MRZRenderer(font: zoneFont).render(zone, margin: 0)
+        let zoneImage = try zoneImage(width: width)
         let zoneTop = height - zoneImage.height - height / 20
         page.overprint(zoneImage, x: (width - zoneImage.width) / 2, y: zoneTop)
         // The portrait box on the left, the printed fields to its right, above the zone.

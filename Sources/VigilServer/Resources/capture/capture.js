@@ -9,7 +9,7 @@
   const FEEDBACK = ["faceNotFound", "multipleFaces", "faceTooFar", "faceTooClose", "faceNotCentered", "tooDark", "tooBright", "blurry",
     "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "documentIssue", "unknown"];
   const DOCUMENT_TYPES = ["passport", "idCard", "td2"];
-  const DOCUMENT_GUIDANCE = ["noDocument", "unreadable", "typeNotAccepted", "expired", "noPortrait"];
+  const DOCUMENT_GUIDANCE = ["noDocument", "oneDocument", "tooFar", "glare", "blurry", "holdStill", "notFlat", "unreadable", "typeNotAccepted", "expired", "noPortrait"];
   // The frame's proportions: a passport's data page, an ID-1 card, a TD2 card.
   const DOCUMENT_ASPECT = { passport: 125 / 88, idCard: 85.6 / 54, td2: 105 / 74 };
   const DOCUMENT_PHOTO_INTERVAL_MS = 1000;  // one photo read at a time, about one a second

@@ -1,0 +1,109 @@
+import VigilCore
+
+/// Why a zone that was found could not be read, told from the zone itself as what the person can
+/// do about it: characters too small, print washed out by a reflection, strokes smeared by focus
+/// or by movement, or a page seen at a steep angle. Asked only once a reading has failed.
+enum ZoneDiagnosis {
+    /// The least capital height, in pixels, that reads: the reader's tests read capitals of 18
+    /// pixels blurred and noisy, and fail at 13.
+    static let minimumCharacterHeight = 16
+    /// The widest edge, as a fraction of the capitals' height, of a zone sharp enough to read.
+    /// In the evaluation of 2026-12-04 ... (see `docs/document.md`).
+    static let maximumEdgeWidth = 0.12
+    /// Edges this many times wider across one direction than the other are smeared by movement.
+    static let movementRatio = 1.8
+    /// A second line this many times taller at one end than the other is seen at a steep angle.
+    static let steepConvergence = 1.2
+
+    /// A photo whose edges are this wide, as a fraction of its width, is too blurred to find a
+    /// zone on (a sharp 2 MP photo: about 1.5 pixels of 1,690).
+    static let maximumPhotoEdgeWidth = 0.004
+
+    /// What would help, for `page` (upright, background removed) on which no zone was found: a
+    /// zone whose lines span less of the photo than a zone must (`MRZLocator`) is too far; a
+    /// smeared photo is to be taken again, still or in focus.
+    static func guidance(withoutZone page: PageImage) -> DocumentGuidance {
+        if !MRZLocator.zones(in: page, widthShare: 0.15).isEmpty { return .tooFar }
+        let widths = edgeWidths(page, bands: [0..<page.height])
+        if max(widths.across, widths.down) > maximumPhotoEdgeWidth * Double(page.width) { return smeared(widths) }
+        return .noDocument
+    }
+
+    /// The median height of the characters of the lines of `zone`.
+    static func characterHeight(_ zone: PageImage) -> Int {
+        let threshold = MRZTextReader.otsu(zone)
+        let ink = zone.pixels.map { $0 < threshold }
+        let heights = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height).map { rows in
+            MRZTextReader.characterHeight(ink, width: zone.width, rows: rows, columns: MRZTextReader.extent(ink, width: zone.width, rows: rows))
+        }.sorted()
+        return heights.isEmpty ? 0 : heights[heights.count / 2]
+    }
+
+    /// Movement smears edges along one direction, focus along all.
+    static func smeared(_ widths: (across: Double, down: Double)) -> DocumentGuidance {
+        max(widths.across, widths.down) > movementRatio * min(widths.across, widths.down) ? .holdStill : .blurry
+    }
+
+    /// What would help, for `zone` (upright, background removed) whose lines are `outline`.
+    static func guidance(_ zone: PageImage, outline: ZoneRectifier.Outline?) -> DocumentGuidance {
+        let threshold = MRZTextReader.otsu(zone)
+        let ink = zone.pixels.map { $0 < threshold }
+        let bands = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height)
+        let height = characterHeight(zone)
+        guard !bands.isEmpty, height > 0 else { return .unreadable }
+        if height < minimumCharacterHeight { return .tooFar }
+        if washedOut(ink, width: zone.width, lines: bands.map { ($0, MRZTextReader.extent(ink, width: zone.width, rows: $0)) }, height: height) {
+            return .glare
+        }
+        let widths = edgeWidths(zone, bands: bands)
+        if max(widths.across, widths.down) > maximumEdgeWidth * Double(height) { return smeared(widths) }
+        if let outline, outline.convergence > steepConvergence { return .notFlat }
+        return .unreadable
+    }
+
+    /// Whether characters are missing: a zone's lines have no spaces (every position holds a
+    /// character or a filler) and start and end at the same columns, so a run of blank columns
+    /// wider than 1.3 capitals within a line, or a line that starts or ends that much before the
+    /// others, is print washed out.
+    static func washedOut(_ ink: [Bool], width: Int, lines: [(rows: Range<Int>, columns: Range<Int>)], height: Int) -> Bool {
+        let widest = Int(1.3 * Double(height))
+        let starts = lines.map(\.columns.lowerBound), ends = lines.map(\.columns.upperBound)
+        if starts.max()! - starts.min()! > widest || ends.max()! - ends.min()! > widest { return true }
+        return lines.contains { line in
+            var blank = 0
+            for x in line.columns {
+                blank = line.rows.contains { ink[$0 * width + x] } ? 0 : blank + 1
+                if blank > widest { return true }
+            }
+            return false
+        }
+    }
+
+    /// How wide, in pixels, the zone's edges between ink and paper are across (along x) and down
+    /// (along y): for an edge of contrast C spread over w pixels, the steps between neighbours
+    /// sum to C and their squares to C^2 / w, so w = C * sum |d| / sum d^2. Steps under a tenth
+    /// of the contrast (paper's grain, noise) are left out.
+    static func edgeWidths(_ zone: PageImage, bands: [Range<Int>]) -> (across: Double, down: Double) {
+        var levels: [UInt8] = []
+        for band in bands { levels += zone.pixels[(band.lowerBound * zone.width)..<(band.upperBound * zone.width)] }
+        guard !levels.isEmpty else { return (0, 0) }
+        levels.sort()
+        let contrast = Double(levels[levels.count * 98 / 100]) - Double(levels[levels.count / 50])
+        guard contrast > 0 else { return (0, 0) }
+        var sums = (across: (0.0, 0.0), down: (0.0, 0.0))
+        func add(_ a: UInt8, _ b: UInt8, to sum: inout (Double, Double)) {
+            let d = abs(Double(a) - Double(b))
+            if d >= 0.1 * contrast { sum = (sum.0 + d, sum.1 + d * d) }
+        }
+        for band in bands {
+            for y in max(0, band.lowerBound - 2)..<min(zone.height - 1, band.upperBound + 2) {
+                for x in 0..<(zone.width - 1) {
+                    add(zone[x, y], zone[x + 1, y], to: &sums.across)
+                    add(zone[x, y], zone[x, y + 1], to: &sums.down)
+                }
+            }
+        }
+        func width(_ sum: (Double, Double)) -> Double { sum.1 > 0 ? contrast * sum.0 / sum.1 : 0 }
+        return (width(sums.across), width(sums.down))
+    }
+}
