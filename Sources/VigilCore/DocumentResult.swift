@@ -22,6 +22,30 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     public var reason: String?
     /// What the person can do for a photo that reads, when `checks.readable` is false.
     public var guidance: DocumentGuidance?
+    /// Signs that the photo shows a copy of the document, when it was read: informational, never
+    /// a check (`docs/document.md`).
+    public var signs: Signs?
+
+    /// Signs that a photo shows a copy of the document rather than the document.
+    public struct Signs: Codable, Hashable, Sendable {
+        /// The page shows a screen's pixel grid beating with the camera's (moire).
+        public var screen: Bool
+        /// The page has no colour: a greyscale copy.
+        public var photocopy: Bool
+        /// The strongest periodic peak of the page's colour over its ring's median (about 5-15
+        /// on paper).
+        public var screenPattern: Double
+        /// How much the page's colour varies (Hasler and Suesstrunk's spread term; 0 for grey).
+        public var colourfulness: Double
+
+        /// Signs with every value given.
+        public init(screen: Bool, photocopy: Bool, screenPattern: Double, colourfulness: Double) {
+            self.screen = screen
+            self.photocopy = photocopy
+            self.screenPattern = screenPattern
+            self.colourfulness = colourfulness
+        }
+    }
 
     /// What holds of the reading.
     public struct Checks: Codable, Hashable, Sendable {
@@ -54,6 +78,7 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     public var erasingPersonalData: DocumentResult {
         var erased = DocumentResult(checks: checks, reason: reason)
         erased.guidance = guidance
+        erased.signs = signs
         erased.type = type
         erased.documentCode = documentCode
         erased.issuingState = issuingState

@@ -1,5 +1,6 @@
 import Foundation
 import VigilCore
+import VigilFace
 
 /// Reads an identity document from a photo or scan of it, upright, turned by a few degrees or
 /// seen at an angle: finds the machine-readable zone, reads its characters and parses them.
@@ -7,8 +8,9 @@ import VigilCore
 public struct DocumentReader: Sendable {
     /// What a photo gave.
     public enum Reading: Sendable, Equatable {
-        /// A zone, parsed, with the smallest margin of any of its characters.
-        case read(MRZ, leastMargin: Double)
+        /// A zone, parsed, with the smallest margin of any of its characters and where the zone
+        /// lies on the photo (its corners: top left, top right, bottom right, bottom left).
+        case read(MRZ, leastMargin: Double, zone: [Point2D])
         /// No zone could be read: what would help, and why, for a person.
         case unreadable(DocumentGuidance, reason: String)
     }
@@ -55,7 +57,8 @@ public struct DocumentReader: Sendable {
         let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))
         let tilt = Deskew.angle(of: flat)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
-        let zones = MRZLocator.zones(in: upright)
+        let frames = MRZLocator.frames(in: upright)
+        let zones = frames.map { MRZLocator.crop(upright, $0) }
         guard let zone = zones.first else { return .unreadable(ZoneDiagnosis.guidance(withoutZone: upright), reason: Self.noZone) }
         guard zones.count == 1 else { return .unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time") }
         // A zone seen at an angle is read straightened (`ZoneRectifier`); one nearly level is
@@ -81,7 +84,10 @@ public struct DocumentReader: Sendable {
         }
         do {
             let mrz = try MRZ(lines: lines.map(\.text), today: today)
-            return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0)
+            let frame = frames[0], turn = abs(tilt) >= 0.3 ? -tilt : 0
+            let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
+                .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
+            return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0, zone: corners)
         } catch {
             return failed("the lines read are not a machine-readable zone")
         }
@@ -94,7 +100,7 @@ extension DocumentResult {
         switch reading {
         case .unreadable(let guidance, let reason):
             self = .unreadable(reason, guidance: guidance)
-        case .read(let mrz, _):
+        case .read(let mrz, _, _):
             self.init(checks: Checks(readable: true, checkDigits: mrz.checks.checkDigits, dates: mrz.checks.dates, fields: mrz.checks.fields,
                                      expired: mrz.isExpired(on: today)))
             type = mrz.format.rawValue.uppercased()
@@ -109,6 +115,14 @@ extension DocumentResult {
             sex = mrz.sex
             optionalData = mrz.optionalData
         }
+    }
+}
+
+extension DocumentResult {
+    /// What `reading` of `photo` says, with the signs of a copy (`DocumentSigns`) when it was read.
+    public init(_ reading: DocumentReader.Reading, photo: Image, today: MRZDate) {
+        self.init(reading, today: today)
+        if case .read(_, _, let zone) = reading { signs = DocumentSigns.measure(photo, zone: zone) }
     }
 }
 

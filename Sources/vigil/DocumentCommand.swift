@@ -34,9 +34,9 @@ enum DocumentCommand {
             let image = try ImageLoader.load(path, maxPixels: DocumentReader.maxPixels)
             let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
-            let result = DocumentResult(reading, today: today)
+            let result = DocumentResult(reading, photo: image, today: today)
             var report = Report(document: result, lines: nil, leastMargin: nil)
-            if case .read(let mrz, let least) = reading {
+            if case .read(let mrz, let least, _) = reading {
                 report = Report(document: result, lines: mrz.lines, leastMargin: (least * 1000).rounded() / 1000)
             }
             if args.positionals.count > 1 {

@@ -64,6 +64,13 @@ enum SynthCommand {
                   + row.guidance.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         }
         for line in misreads.prefix(20) { print("wrong but valid: " + line) }
+        // Signs of a copy: each document in colour, as itself, photocopied and on a screen.
+        print("signs of a copy (2 MP, JPEG 85; informational):")
+        for row in try DocumentEvaluation.signs(count: count, seed: try seed(args), portraits: portraits, reader: reader, today: MRZDate.today) {
+            func range(_ r: ClosedRange<Double>?) -> String { r.map { String(format: "%.1f-%.1f", $0.lowerBound, $0.upperBound) } ?? "-" }
+            print("  \(row.presentation.rawValue): \(row.exact)/\(row.documents) read exactly; said screen \(row.screen), photocopy \(row.photocopy);"
+                  + " screen pattern \(range(row.screenPattern)), colourfulness \(range(row.colourfulness))")
+        }
         // The portrait against the live face, for every pair of photos.
         let photos = names.compactMap { name -> (name: String, person: String, image: Image)? in
             (try? ImageLoader.load(directory.appendingPathComponent(name).path)).map { (name, String(name.prefix { $0.isLetter }), $0) }

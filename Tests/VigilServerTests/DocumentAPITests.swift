@@ -22,6 +22,9 @@ import VigilFace
         let read = t.json("POST", "/v1/documents/read", ["image": try Self.pageJPEG(Self.zone)])
         #expect(read.status == 200 && read.headers["cache-control"] == "no-store")
         #expect(read.json["documentNumber"] as? String == "L898902C3" && read.json["surname"] as? String == "ERIKSSON")
+        // The test page is drawn in grey: a greyscale copy, as far as the signs can tell.
+        let signs = try #require(read.json["signs"] as? [String: Any])
+        #expect(signs["photocopy"] as? Bool == true && signs["screen"] as? Bool == false && signs["colourfulness"] is Double)
         let checks = try #require(read.json["checks"] as? [String: Any])
         #expect(checks["readable"] as? Bool == true && checks["checkDigits"] as? Bool == true && checks["expired"] as? Bool == true)
         let blank = t.json("POST", "/v1/documents/read", ["image": try Self.pageJPEG([])])

@@ -57,6 +57,7 @@ import VigilSynth
         #expect(checks["readable"] as? Bool == true && checks["checkDigits"] as? Bool == true && checks["expired"] as? Bool == false)
         let face = try #require(document["face"] as? [String: Any])
         #expect(face["matched"] as? Bool == true, "the portrait is the live person: \(face)")
+        #expect((document["signs"] as? [String: Any])?["screen"] is Bool, "the signs of a copy are signed with the document")
         #expect((result["checks"] as? [String: Any])?["documentMatch"] != nil && (result["checks"] as? [String: Any])?["document"] != nil)
         #expect(last.json["outcome"] as? String == "passed" || (result["feedback"] as? [String])?.contains("faceMismatch") == false)
 
@@ -68,7 +69,7 @@ import VigilSynth
         let erased = try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any])
         let kept = try #require(erased["document"] as? [String: Any])
         #expect(kept["surname"] == nil && kept["documentNumber"] == nil && kept["dateOfBirth"] == nil && kept["type"] as? String == "TD3")
-        #expect(kept["checks"] != nil && kept["face"] != nil)
+        #expect(kept["checks"] != nil && kept["face"] != nil && kept["signs"] != nil)
     }
 
     @Test func aDocumentWhosePortraitIsAnotherPersonFailsTheSession() throws {

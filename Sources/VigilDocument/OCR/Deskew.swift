@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// Straightens a page photographed turned by a few degrees: the angle at which its rows of ink
 /// line up best (the row profile of the ink, turned, has the greatest variance), then the page
@@ -44,6 +45,15 @@ public enum Deskew {
         }
         let mean = histogram.reduce(0, +) / Double(rows)
         return histogram.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+    }
+
+    /// Where the pixel at `point` of an image `width` x `height` turned by `degrees` (`rotated`)
+    /// comes from in the image before it was turned.
+    public static func source(of point: Point2D, turnedBy degrees: Double, width: Int, height: Int) -> Point2D {
+        let radians = degrees * Double.pi / 180
+        let (s, c) = (sin(radians), cos(radians))
+        let cx = Double(width) / 2, cy = Double(height) / 2, dx = point.x - cx, dy = point.y - cy
+        return Point2D(x: c * dx + s * dy + cx, y: -s * dx + c * dy + cy)
     }
 
     /// `image` turned by `degrees` about its centre (positive: clockwise on screen), the corners

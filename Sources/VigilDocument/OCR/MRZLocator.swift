@@ -1,3 +1,5 @@
+import VigilCore
+
 /// Finds the machine-readable zone on an upright image of a document: the last two or three
 /// consecutive lines of text that run across most of the document with the rhythm of a
 /// fixed-pitch line (dozens of characters), of one height.
@@ -8,6 +10,11 @@ public enum MRZLocator {
     /// Every part of `image` holding a zone, bottom first: more than one is more than one document.
     /// A zone's lines span at least `widthShare` of the image (a photo of a page: most of it).
     public static func zones(in image: PageImage, widthShare: Double = 0.6) -> [PageImage] {
+        frames(in: image, widthShare: widthShare).map { crop(image, $0) }
+    }
+
+    /// Where `zones` lies on `image`, each with its margin.
+    public static func frames(in image: PageImage, widthShare: Double = 0.6) -> [Rect] {
         let threshold = MRZTextReader.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
         let bands = MRZTextReader.lineBands(ink, width: image.width, height: image.height, keepShort: true)
@@ -19,10 +26,13 @@ public enum MRZLocator {
             // Wide, of many characters, and each line much wider than tall (a TD1 line of 30 is
             // about 27 times as wide as its capitals are high; seen at 30 degrees, 17 times as
             // wide as its near end's are).
-            return (rows, columns, height, Double(columns.count) >= Double(image.width) * widthShare && runs >= 20 && height * 15 <= columns.count)
+            // A band of rows twice as tall as its characters is a picture, not a line (a line
+            // slanted by a page seen at 30 degrees spans 1.4 times its height).
+            return (rows, columns, height, Double(columns.count) >= Double(image.width) * widthShare && runs >= 20 && height * 15 <= columns.count
+                        && rows.count <= 2 * height)
         }
         // Groups of 2 or 3 consecutive zone-like lines of similar height, close together, from the last.
-        var found: [PageImage] = []
+        var found: [Rect] = []
         var index = lines.count - 1
         while index >= 0 {
             guard lines[index].zoneLike else { index -= 1; continue }
@@ -38,7 +48,7 @@ public enum MRZLocator {
                 // Half a line above and below; two lines' height either side, where the first or
                 // last characters may be too faint for the threshold (a reflection over them).
                 let margin = group.first!.rows.count / 2, side = 4 * margin
-                found.append(crop(image, x: left - side, y: top - margin, width: right - left + 2 * side, height: bottom - top + 2 * margin))
+                found.append(Rect(x: Double(left - side), y: Double(top - margin), width: Double(right - left + 2 * side), height: Double(bottom - top + 2 * margin)))
             }
             index = start - 1
         }
@@ -56,7 +66,9 @@ public enum MRZLocator {
         return runs
     }
 
-    static func crop(_ image: PageImage, x: Int, y: Int, width: Int, height: Int) -> PageImage {
+    /// The part of `image` within `frame`, white beyond its edges.
+    static func crop(_ image: PageImage, _ frame: Rect) -> PageImage {
+        let x = Int(frame.x), y = Int(frame.y), width = Int(frame.width), height = Int(frame.height)
         var out = PageImage(width: width, height: height)
         for cy in 0..<height {
             for cx in 0..<width {

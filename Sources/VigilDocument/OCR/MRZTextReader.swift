@@ -320,8 +320,8 @@ public struct MRZTextReader: Sendable {
     }
 
     /// The level (a sum of 3x3 pixels, noise averaged out where strokes are not) under which a
-    /// pixel is faint ink: a third of the way from white to `threshold`, and below the darkest
-    /// paper between the lines `bands` (all but its darkest 0.5%).
+    /// pixel is faint ink: a third of the way from white to `threshold`, and 8 grey levels below
+    /// the darkest paper between the lines `bands` (all but its darkest 0.1%).
     static func faintLevel(_ image: PageImage, threshold: UInt8, bands: [Range<Int>]) -> Int {
         let third = 9 * (255 - (255 - Int(threshold)) / 3)
         let between = zip(bands, bands.dropFirst()).flatMap { ($0.upperBound + 2)..<max($0.upperBound + 2, $1.lowerBound - 2) }
@@ -331,21 +331,25 @@ public struct MRZTextReader: Sendable {
         }
         guard !paper.isEmpty else { return third }
         paper.sort()
-        return min(third, paper[paper.count / 200] - 27)
+        return min(third, paper[paper.count / 1000] - 9 * 8)
     }
 
     /// `columns` (a line's extent by the threshold) widened over faint characters next to
     /// either end: a reflection over a line's first or last characters leaves them a fraction
     /// of their contrast, and those characters set the line's grid. A column is faint ink where
-    /// at least 4 of its pixels are under `level` (`faintLevel`); the extent grows over such
-    /// columns up to 3 line heights, across gaps of at most one.
+    /// a fifth of its pixels (at least 4) are under `level` (`faintLevel`), and so is a column
+    /// beside it; the extent grows over such columns up to 3 line heights, across gaps of at
+    /// most one.
     static func faintExtent(_ image: PageImage, level: Int, rows: Range<Int>, columns: Range<Int>) -> Range<Int> {
         guard !columns.isEmpty else { return columns }
         let reach = 3 * rows.count, gap = rows.count
-        func inked(_ x: Int) -> Bool {
+        let least = max(4, rows.count / 5)
+        func faintColumn(_ x: Int) -> Bool {
             guard x >= 1, x < image.width - 1 else { return false }
-            return rows.filter { y in y >= 1 && y < image.height - 1 && Self.neighbourhood(image, x, y) < level }.count >= 4
+            return rows.filter { y in y >= 1 && y < image.height - 1 && Self.neighbourhood(image, x, y) < level }.count >= least
         }
+        // A stroke is at least two columns wide; a speck of dust or toner is not that tall.
+        func inked(_ x: Int) -> Bool { faintColumn(x) && (faintColumn(x - 1) || faintColumn(x + 1)) }
         func grow(from start: Int, by step: Int) -> Int {
             var last = start, x = start + step
             while abs(x - start) <= reach, abs(x - last) <= gap {
@@ -357,10 +361,12 @@ public struct MRZTextReader: Sendable {
         return grow(from: columns.lowerBound, by: -1)..<(grow(from: columns.upperBound - 1, by: 1) + 1)
     }
 
-    /// The columns from the first to the last holding ink within `rows`.
+    /// The columns from the first to the last holding ink within `rows`: ink in at least 2 of
+    /// the column's pixels and 2 of a neighbour's (a speck of dust or toner is not a stroke).
     static func extent(_ ink: [Bool], width: Int, rows: Range<Int>) -> Range<Int> {
-        let inked = (0..<width).filter { x in rows.contains { ink[$0 * width + x] } }
-        guard let first = inked.first, let last = inked.last else { return 0..<0 }
+        let counts = (0..<width).map { x in rows.reduce(0) { $0 + (ink[$1 * width + x] ? 1 : 0) } }
+        func stroke(_ x: Int) -> Bool { counts[x] >= 2 && (x > 0 && counts[x - 1] >= 2 || x + 1 < width && counts[x + 1] >= 2) }
+        guard let first = (0..<width).first(where: stroke), let last = (0..<width).last(where: stroke) else { return 0..<0 }
         return first..<(last + 1)
     }
 }

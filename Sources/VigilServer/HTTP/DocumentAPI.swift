@@ -28,6 +28,6 @@ enum DocumentAPI {
     static func read(_ image: Image) throws(HTTPError) -> DocumentResult {
         guard let reader else { throw HTTPError(.notReady, "this server cannot read documents: the OCR-B font (Debian: fonts-ocr-b) is missing") }
         let today = MRZDate.today
-        return DocumentResult(reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today), today: today)
+        return DocumentResult(reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today), photo: image, today: today)
     }
 }

@@ -111,7 +111,7 @@ public enum DocumentEvaluation {
                 case .unreadable(let advice, _):
                     unreadable += 1
                     guidance[advice, default: 0] += 1
-                case .read(let mrz, _):
+                case .read(let mrz, _, _):
                     if mrz.lines == document.zone {
                         exact += 1
                     } else if mrz.checks.all {
@@ -128,6 +128,44 @@ public enum DocumentEvaluation {
             rows.append(row)
         }
         return rows
+    }
+
+    /// The signs of a copy, for one way of presenting documents.
+    public struct SignsRow: Sendable {
+        public let presentation: DocumentPresentation
+        public let documents: Int
+        /// Read with every character as printed.
+        public let exact: Int
+        /// Read, and said to be on a screen, or a photocopy.
+        public let screen: Int, photocopy: Int
+        /// The range of the measures over the documents read.
+        public let screenPattern: ClosedRange<Double>?, colourfulness: ClosedRange<Double>?
+    }
+
+    /// `count` documents in colour (the three formats in turn), each photographed as itself, as
+    /// a greyscale photocopy and on a screen (`DocumentPresentation`), as a JPEG of quality 85 at
+    /// 2 MP, read with `reader` and measured by `DocumentSigns`.
+    public static func signs(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate) throws -> [SignsRow] {
+        var random = SynthRandom(seed: seed)
+        let documents = (0..<count).map { i in SpecimenDocument(format: MRZFormat.allCases[i % 3], fields: person(&random, today: today)) }
+        return try DocumentPresentation.allCases.map { presentation in
+            var exact = 0, screen = 0, photocopy = 0, patterns: [Double] = [], colours: [Double] = []
+            for (i, document) in documents.enumerated() {
+                let width = Int((2_000_000 / document.aspect).squareRoot())
+                let page = try document.colourRender(width: width, portrait: portraits[i % max(1, portraits.count)])
+                let photo = try Image(encoded: try presentation.photo(of: page, random: &random).jpegData(quality: 85), maxPixels: page.width * page.height)
+                let reading = reader.read(PageImage(rgb: photo.rgb, width: photo.width, height: photo.height), today: today)
+                guard case .read(let mrz, _, let zone) = reading else { continue }
+                if mrz.lines == document.zone { exact += 1 }
+                let signs = DocumentSigns.measure(photo, zone: zone)
+                if signs.screen { screen += 1 }
+                if signs.photocopy { photocopy += 1 }
+                patterns.append(signs.screenPattern)
+                colours.append(signs.colourfulness)
+            }
+            return SignsRow(presentation: presentation, documents: documents.count, exact: exact, screen: screen, photocopy: photocopy,
+                            screenPattern: patterns.min().map { $0...patterns.max()! }, colourfulness: colours.min().map { $0...colours.max()! })
+        }
     }
 
     /// The photo of `page` (whose zone is printed on the rows `zone`) under `condition`.

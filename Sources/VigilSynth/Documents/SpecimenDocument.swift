@@ -32,6 +32,38 @@ public struct SpecimenDocument: Sendable {
         return MRZRenderer(font: zoneFont).render(zone, margin: 0)
     }
 
+    /// The portrait box on the left, the printed fields to its right, above the zone.
+    func portraitBox(width: Int, zoneTop: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        let height = Int(Double(width) * aspect)
+        return (width / 25, height / 8, width * 3 / 10, min(zoneTop - height / 8 - height / 20, width * 4 / 10))
+    }
+
+    /// The page in colour, as issued: the paper tinted by a pale green and rose guilloche and
+    /// the portrait in colour (`render` is the page in grey, as the reader sees it).
+    public func colourRender(width: Int, portrait: Image) throws -> Image {
+        let grey = try render(width: width, portrait: portrait)
+        var rgb = [UInt8](repeating: 0, count: grey.width * grey.height * 3)
+        for y in 0..<grey.height {
+            for x in 0..<grey.width {
+                // Two tints drift across the paper; ink (dark) stays dark.
+                let v = Double(grey[x, y]), paper = v / 230
+                let rose = 0.5 + 0.5 * sin(Double(x) * 0.011 + Double(y) * 0.004), green = 1 - rose
+                let i = (y * grey.width + x) * 3
+                rgb[i] = UInt8(max(0, min(255, v - 26 * green * paper)))
+                rgb[i + 1] = UInt8(max(0, min(255, v - 22 * rose * paper)))
+                rgb[i + 2] = UInt8(max(0, min(255, v - 14 * paper)))
+            }
+        }
+        let box = portraitBox(width: width, zoneTop: try zoneRows(width: width).lowerBound)
+        let photo = portrait.resized(width: box.width, height: box.height)
+        for y in 0..<box.height {
+            for x in 0..<box.width {
+                for c in 0..<3 { rgb[((box.y + y) * grey.width + box.x + x) * 3 + c] = photo.rgb[(y * box.width + x) * 3 + c] }
+            }
+        }
+        return try Image(rgb: rgb, width: grey.width, height: grey.height)
+    }
+
     /// The page `width` pixels wide (height by the format's proportions), with `portrait` in its
     /// photo box.
     public func render(width: Int, portrait: Image) throws -> PageImage {
@@ -47,8 +79,7 @@ public struct SpecimenDocument: Sendable {
         let zoneImage = try zoneImage(width: width)
         let zoneTop = height - zoneImage.height - height / 20
         page.overprint(zoneImage, x: (width - zoneImage.width) / 2, y: zoneTop)
-        // The portrait box on the left, the printed fields to its right, above the zone.
-        let box = (x: width / 25, y: height / 8, width: width * 3 / 10, height: min(zoneTop - height / 8 - height / 20, width * 4 / 10))
+        let box = portraitBox(width: width, zoneTop: zoneTop)
         let photo = portrait.resized(width: box.width, height: box.height)
         page.paste(PageImage(rgb: photo.rgb, width: box.width, height: box.height), x: box.x, y: box.y)
         let small = try OCRBFont(pixelHeight: max(8, height / 22))
