@@ -31,8 +31,8 @@ public struct DocumentReader: Sendable {
     static let minimumLetterMargin = 0.06
 
     /// A zone whose second line is this many times taller at one end than the other is read
-    /// straightened only: read as found, its far end never matched better (evaluation of
-    /// 2026-12-04), and a reading takes a third of the time of a photo's.
+    /// straightened only. Reading it as found as well read the same pages of the evaluation of
+    /// 2026-12-04 (15 and 25 degrees sideways) in 1.25 times the time (365 against 298 ms p50).
     static let straightenedOnly = 1.15
 
     /// The most pixels a photo of a document may have (8 MP, with room).

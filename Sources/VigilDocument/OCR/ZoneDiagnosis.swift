@@ -8,7 +8,9 @@ enum ZoneDiagnosis {
     /// pixels blurred and noisy, and fail at 13.
     static let minimumCharacterHeight = 16
     /// The widest edge, as a fraction of the capitals' height, of a zone sharp enough to read.
-    /// In the evaluation of 2026-12-04 ... (see `docs/document.md`).
+    /// Measured on 2026-12-04, 3 pages each of the evaluation at 2 MP: sharp 0.031-0.042, noisy
+    /// 0.044-0.057, blurred over 3 pixels 0.073-0.102 (these read), out of focus 0.147-0.188,
+    /// moving 0.157-0.191.
     static let maximumEdgeWidth = 0.12
     /// Edges this many times wider across one direction than the other are smeared by movement.
     static let movementRatio = 1.8
@@ -16,8 +18,9 @@ enum ZoneDiagnosis {
     static let steepConvergence = 1.2
 
     /// A photo whose edges are this wide, as a fraction of its width, is too blurred to find a
-    /// zone on (a sharp 2 MP photo: about 1.5 pixels of 1,690).
-    static let maximumPhotoEdgeWidth = 0.004
+    /// zone on. Measured as above: sharp 0.0009-0.0010, blurred 0.0017-0.0021, noisy
+    /// 0.0022-0.0026, out of focus 0.0040-0.0043, moving 0.0046-0.0051.
+    static let maximumPhotoEdgeWidth = 0.0033
 
     /// What would help, for `page` (upright, background removed) on which no zone was found: a
     /// zone whose lines span less of the photo than a zone must (`MRZLocator`) is too far; a
