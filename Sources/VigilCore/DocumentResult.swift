@@ -22,8 +22,8 @@ public struct DocumentResult: Codable, Hashable, Sendable {
     public var reason: String?
     /// What the person can do for a photo that reads, when `checks.readable` is false.
     public var guidance: DocumentGuidance?
-    /// Signs that the photo shows a copy of the document, when it was read: informational, never
-    /// a check (`docs/document.md`).
+    /// Signs that the photo shows a copy of the document, when a zone was found on it (read or
+    /// not): informational, never a check (`docs/document.md`).
     public var signs: Signs?
 
     /// Signs that a photo shows a copy of the document rather than the document.

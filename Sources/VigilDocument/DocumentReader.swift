@@ -11,8 +11,17 @@ public struct DocumentReader: Sendable {
         /// A zone, parsed, with the smallest margin of any of its characters and where the zone
         /// lies on the photo (its corners: top left, top right, bottom right, bottom left).
         case read(MRZ, leastMargin: Double, zone: [Point2D])
-        /// No zone could be read: what would help, and why, for a person.
-        case unreadable(DocumentGuidance, reason: String)
+        /// No zone could be read: what would help, why, for a person, and where the zone lies
+        /// when one was found.
+        case unreadable(DocumentGuidance, reason: String, zone: [Point2D]?)
+
+        /// Where the zone lies on the photo, when one was found.
+        public var zone: [Point2D]? {
+            switch self {
+            case .read(_, _, let zone): zone
+            case .unreadable(_, _, let zone): zone
+            }
+        }
     }
 
     private let reader: MRZTextReader
@@ -59,8 +68,19 @@ public struct DocumentReader: Sendable {
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         let frames = MRZLocator.frames(in: upright)
         let zones = frames.map { MRZLocator.crop(upright, $0) }
-        guard let zone = zones.first else { return .unreadable(ZoneDiagnosis.guidance(withoutZone: upright), reason: Self.noZone) }
-        guard zones.count == 1 else { return .unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time") }
+        guard let zone = zones.first else { return .unreadable(ZoneDiagnosis.guidance(withoutZone: upright), reason: Self.noZone, zone: nil) }
+        guard zones.count == 1 else {
+            return .unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil)
+        }
+        // Where the zone lies on the photo: the frame found on the upright page, turned back.
+        let frame = frames[0], turn = abs(tilt) >= 0.3 ? -tilt : 0
+        let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
+            .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
+        // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,
+        // characters were read as others in ways the check digits missed (`ZoneDiagnosis`).
+        if let smeared = ZoneDiagnosis.tooSmeared(zone) {
+            return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
+        }
         // A zone seen at an angle is read straightened (`ZoneRectifier`); one nearly level is
         // read both as found and straightened, and the reading whose characters match their
         // templates best is kept.
@@ -68,7 +88,7 @@ public struct DocumentReader: Sendable {
         let straightened = outline.flatMap { ZoneRectifier.straightened(zone, $0) }
         let steep = (outline?.convergence ?? 1) >= Self.straightenedOnly
         let candidates = (steep && straightened != nil ? [straightened] : [zone, straightened]).compactMap { $0 }.compactMap { try? reader.read($0) }
-        let failed = { (reason: String) in Reading.unreadable(ZoneDiagnosis.guidance(zone, outline: outline), reason: reason) }
+        let failed = { (reason: String) in Reading.unreadable(ZoneDiagnosis.guidance(zone, outline: outline), reason: reason, zone: corners) }
         guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
             return failed("the machine-readable zone could not be read")
         }
@@ -84,9 +104,6 @@ public struct DocumentReader: Sendable {
         }
         do {
             let mrz = try MRZ(lines: lines.map(\.text), today: today)
-            let frame = frames[0], turn = abs(tilt) >= 0.3 ? -tilt : 0
-            let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
-                .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
             return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0, zone: corners)
         } catch {
             return failed("the lines read are not a machine-readable zone")
@@ -98,7 +115,7 @@ extension DocumentResult {
     /// What `reading` says, with expiry judged on `today`.
     public init(_ reading: DocumentReader.Reading, today: MRZDate) {
         switch reading {
-        case .unreadable(let guidance, let reason):
+        case .unreadable(let guidance, let reason, _):
             self = .unreadable(reason, guidance: guidance)
         case .read(let mrz, _, _):
             self.init(checks: Checks(readable: true, checkDigits: mrz.checks.checkDigits, dates: mrz.checks.dates, fields: mrz.checks.fields,
@@ -119,10 +136,11 @@ extension DocumentResult {
 }
 
 extension DocumentResult {
-    /// What `reading` of `photo` says, with the signs of a copy (`DocumentSigns`) when it was read.
+    /// What `reading` of `photo` says, with the signs of a copy (`DocumentSigns`) when a zone
+    /// was found, read or not.
     public init(_ reading: DocumentReader.Reading, photo: Image, today: MRZDate) {
         self.init(reading, today: today)
-        if case .read(_, _, let zone) = reading { signs = DocumentSigns.measure(photo, zone: zone) }
+        if let zone = reading.zone { signs = DocumentSigns.measure(photo, zone: zone) }
     }
 }
 

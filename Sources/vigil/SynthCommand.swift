@@ -68,7 +68,7 @@ enum SynthCommand {
         print("signs of a copy (2 MP, JPEG 85; informational):")
         for row in try DocumentEvaluation.signs(count: count, seed: try seed(args), portraits: portraits, reader: reader, today: MRZDate.today) {
             func range(_ r: ClosedRange<Double>?) -> String { r.map { String(format: "%.1f-%.1f", $0.lowerBound, $0.upperBound) } ?? "-" }
-            print("  \(row.presentation.rawValue): \(row.exact)/\(row.documents) read exactly; said screen \(row.screen), photocopy \(row.photocopy);"
+            print("  \(row.presentation.rawValue): \(row.exact)/\(row.documents) read exactly; of those with a zone found, said screen \(row.screen), photocopy \(row.photocopy);"
                   + " screen pattern \(range(row.screenPattern)), colourfulness \(range(row.colourfulness))")
         }
         // The portrait against the live face, for every pair of photos.

@@ -24,7 +24,7 @@ import Testing
         let reading = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(turned, today: MRZDate(year: 2026, month: 12, day: 4))
         switch reading {
         case .read(let mrz, _, _): #expect(read && mrz.lines == MRZTests.td3, "\(mrz.lines)")
-        case .unreadable(let guidance, _): #expect(!read && guidance == .unreadable)
+        case .unreadable(let guidance, _, _): #expect(!read && guidance == .unreadable)
         }
     }
 }

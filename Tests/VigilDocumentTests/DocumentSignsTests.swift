@@ -4,8 +4,8 @@ import VigilFace
 @testable import VigilDocument
 import VigilSynth
 
-/// A document photographed as itself, as a greyscale photocopy and on a screen: the page reads
-/// each time, and the signs tell the copies apart.
+/// A document photographed as itself, as a greyscale photocopy and on a screen: the zone is
+/// found each time, and the signs tell the copies apart.
 @Suite struct DocumentSignsTests {
     /// A colour portrait: a face-coloured oval on a blue background.
     static func portrait() throws -> Image {
@@ -30,9 +30,13 @@ import VigilSynth
         let photo = try Image(encoded: try presentation.photo(of: page, random: &random).jpegData(quality: 85), maxPixels: page.width * page.height)
         let reading = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize))
             .read(PageImage(rgb: photo.rgb, width: photo.width, height: photo.height), today: today)
-        guard case .read(let mrz, _, let zone) = reading else { Issue.record("not read: \(reading)"); return }
-        #expect(mrz.lines == document.zone)
-        let signs = DocumentSigns.measure(photo, zone: zone)
+        // The page reads, or (on the screen, blurred by the camera's lens as much as a page out
+        // of focus) is refused as blurred; either way its zone is found and measured.
+        switch reading {
+        case .read(let mrz, _, _): #expect(mrz.lines == document.zone)
+        case .unreadable(let guidance, _, _): #expect(presentation == .screen && guidance == .blurry, "\(reading)")
+        }
+        let signs = DocumentSigns.measure(photo, zone: try #require(reading.zone))
         #expect(signs.screen == screen && signs.photocopy == photocopy, "\(signs)")
     }
 }

@@ -25,7 +25,7 @@ import VigilSynth
     }
 
     static func guidance(_ reading: DocumentReader.Reading) -> DocumentGuidance? {
-        if case .unreadable(let guidance, _) = reading { guidance } else { nil }
+        if case .unreadable(let guidance, _, _) = reading { guidance } else { nil }
     }
 
     @Test(arguments: [("too far (page 30% of the photo)", DocumentGuidance.tooFar), ("out of focus", .blurry), ("moving", .holdStill)])

@@ -2,15 +2,16 @@ import VigilCore
 
 /// Why a zone that was found could not be read, told from the zone itself as what the person can
 /// do about it: characters too small, print washed out by a reflection, strokes smeared by focus
-/// or by movement, or a page seen at a steep angle. Asked only once a reading has failed.
+/// or by movement, or a page seen at a steep angle. Asked once a reading has failed, except
+/// `tooSmeared`, which decides whether a zone is read at all.
 enum ZoneDiagnosis {
     /// The least capital height, in pixels, that reads: the reader's tests read capitals of 18
     /// pixels blurred and noisy, and fail at 13.
     static let minimumCharacterHeight = 16
     /// The widest edge, as a fraction of the capitals' height, of a zone sharp enough to read.
     /// Measured on 2026-12-04, 3 pages each of the evaluation at 2 MP: sharp 0.031-0.042, noisy
-    /// 0.044-0.057, blurred over 3 pixels 0.073-0.102 (these read), out of focus 0.147-0.188,
-    /// moving 0.157-0.191.
+    /// 0.044-0.057, blurred over 3 pixels 0.073-0.102 (these read), moving 0.157-0.191; out of
+    /// focus 0.135-0.196 (30 pages).
     static let maximumEdgeWidth = 0.12
     /// Edges this many times wider across one direction than the other are smeared by movement.
     static let movementRatio = 1.8
@@ -47,6 +48,20 @@ enum ZoneDiagnosis {
         max(widths.across, widths.down) > movementRatio * min(widths.across, widths.down) ? .holdStill : .blurry
     }
 
+    /// `blurry` or `holdStill` when the edges of `zone` (upright, background removed) are too
+    /// wide to trust a reading of it, nil when they are sharp enough. Asked before reading: out
+    /// of focus, 2 of 90 pages of the evaluation of 2026-12-04 (seed 2) were read wrong with
+    /// every check holding (`O` as `D` in a state; `Q` and `B` as `4` and `D` in a number whose
+    /// check digits their errors cancelled in).
+    static func tooSmeared(_ zone: PageImage) -> DocumentGuidance? {
+        let threshold = MRZTextReader.otsu(zone)
+        let bands = MRZTextReader.lineBands(zone.pixels.map { $0 < threshold }, width: zone.width, height: zone.height)
+        let height = characterHeight(zone)
+        guard !bands.isEmpty, height > 0 else { return nil }
+        let widths = edgeWidths(zone, bands: bands)
+        return max(widths.across, widths.down) > maximumEdgeWidth * Double(height) ? smeared(widths) : nil
+    }
+
     /// What would help, for `zone` (upright, background removed) whose lines are `outline`.
     static func guidance(_ zone: PageImage, outline: ZoneRectifier.Outline?) -> DocumentGuidance {
         let threshold = MRZTextReader.otsu(zone)
@@ -55,23 +70,25 @@ enum ZoneDiagnosis {
         let height = characterHeight(zone)
         guard !bands.isEmpty, height > 0 else { return .unreadable }
         if height < minimumCharacterHeight { return .tooFar }
-        if washedOut(ink, width: zone.width, lines: bands.map { ($0, MRZTextReader.extent(ink, width: zone.width, rows: $0)) }, height: height) {
+        // Seen at a steep angle, the lines' ends lean: only blank runs within them count.
+        let steep = (outline?.convergence ?? 1) > steepConvergence
+        if washedOut(ink, width: zone.width, lines: bands.map { ($0, MRZTextReader.extent(ink, width: zone.width, rows: $0)) }, height: height,
+                     comparingEnds: !steep) {
             return .glare
         }
-        let widths = edgeWidths(zone, bands: bands)
-        if max(widths.across, widths.down) > maximumEdgeWidth * Double(height) { return smeared(widths) }
-        if let outline, outline.convergence > steepConvergence { return .notFlat }
+        if let smeared = tooSmeared(zone) { return smeared }
+        if steep { return .notFlat }
         return .unreadable
     }
 
     /// Whether characters are missing: a zone's lines have no spaces (every position holds a
     /// character or a filler) and start and end at the same columns, so a run of blank columns
     /// wider than 1.3 capitals within a line, or a line that starts or ends that much before the
-    /// others, is print washed out.
-    static func washedOut(_ ink: [Bool], width: Int, lines: [(rows: Range<Int>, columns: Range<Int>)], height: Int) -> Bool {
+    /// others (when `comparingEnds`), is print washed out.
+    static func washedOut(_ ink: [Bool], width: Int, lines: [(rows: Range<Int>, columns: Range<Int>)], height: Int, comparingEnds: Bool = true) -> Bool {
         let widest = Int(1.3 * Double(height))
         let starts = lines.map(\.columns.lowerBound), ends = lines.map(\.columns.upperBound)
-        if starts.max()! - starts.min()! > widest || ends.max()! - ends.min()! > widest { return true }
+        if comparingEnds, starts.max()! - starts.min()! > widest || ends.max()! - ends.min()! > widest { return true }
         return lines.contains { line in
             var blank = 0
             for x in line.columns {

@@ -108,7 +108,7 @@ public enum DocumentEvaluation {
                 let reading = reader.read(page, today: today)
                 times.append((ContinuousClock.now - started) / .milliseconds(1))
                 switch reading {
-                case .unreadable(let advice, _):
+                case .unreadable(let advice, _, _):
                     unreadable += 1
                     guidance[advice, default: 0] += 1
                 case .read(let mrz, _, _):
@@ -136,9 +136,9 @@ public enum DocumentEvaluation {
         public let documents: Int
         /// Read with every character as printed.
         public let exact: Int
-        /// Read, and said to be on a screen, or a photocopy.
+        /// With a zone found (read or not), said to be on a screen, or a photocopy.
         public let screen: Int, photocopy: Int
-        /// The range of the measures over the documents read.
+        /// The range of the measures over the documents with a zone found.
         public let screenPattern: ClosedRange<Double>?, colourfulness: ClosedRange<Double>?
     }
 
@@ -155,8 +155,8 @@ public enum DocumentEvaluation {
                 let page = try document.colourRender(width: width, portrait: portraits[i % max(1, portraits.count)])
                 let photo = try Image(encoded: try presentation.photo(of: page, random: &random).jpegData(quality: 85), maxPixels: page.width * page.height)
                 let reading = reader.read(PageImage(rgb: photo.rgb, width: photo.width, height: photo.height), today: today)
-                guard case .read(let mrz, _, let zone) = reading else { continue }
-                if mrz.lines == document.zone { exact += 1 }
+                if case .read(let mrz, _, _) = reading, mrz.lines == document.zone { exact += 1 }
+                guard let zone = reading.zone else { continue }
                 let signs = DocumentSigns.measure(photo, zone: zone)
                 if signs.screen { screen += 1 }
                 if signs.photocopy { photocopy += 1 }
