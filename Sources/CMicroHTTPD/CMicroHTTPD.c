@@ -20,7 +20,7 @@ struct vh_server {
     vh_handler_fn handler;
     void *context;
     atomic_long in_flight;
-    int quiesced;
+    atomic_int quiesced; /* set by vh_quiesce: new connections are closed as they arrive */
 };
 
 /* Per request, from the first access-handler call to the completion callback. */
@@ -285,6 +285,18 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
     atomic_fetch_sub(&server->in_flight, 1);
 }
 
+/* Once quiesced, every new connection is closed as it is accepted. MHD_quiesce_daemon is not
+   used: on an epoll daemon with a thread pool (libmicrohttpd 0.9.75, Debian 12) it removes the
+   listen socket from each worker's epoll set while the worker's own loop may be removing it too,
+   and the loser's epoll_ctl fails with ENOENT, which MHD treats as fatal and aborts the process
+   (an open MHD defect; seen here in HTTPServerTests' shutdown test under load). */
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen) {
+    (void)addr;
+    (void)addrlen;
+    vh_server *server = cls;
+    return atomic_load(&server->quiesced) ? MHD_NO : MHD_YES;
+}
+
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
                     unsigned connections_per_address, vh_admit_fn admit, vh_handler_fn handler, void *context, char *error) {
     struct sockaddr_in v4;
@@ -315,7 +327,8 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
     server->handler = handler;
     server->context = context;
     atomic_init(&server->in_flight, 0);
-    server->daemon = MHD_start_daemon(flags, port, NULL, NULL, access_handler, server,
+    atomic_init(&server->quiesced, 0);
+    server->daemon = MHD_start_daemon(flags, port, accept_policy, server, access_handler, server,
                                       MHD_OPTION_SOCK_ADDR, addr,
                                       MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(threads ? threads : 1),
                                       MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
@@ -337,12 +350,7 @@ uint16_t vh_port(const vh_server *server) {
     return info ? info->port : 0;
 }
 
-void vh_quiesce(vh_server *server) {
-    if (server->quiesced) return;
-    server->quiesced = 1;
-    MHD_socket fd = MHD_quiesce_daemon(server->daemon);
-    if (fd != MHD_INVALID_SOCKET) close(fd);
-}
+void vh_quiesce(vh_server *server) { atomic_store(&server->quiesced, 1); }
 
 long vh_in_flight(const vh_server *server) { return atomic_load(&((vh_server *)server)->in_flight); }
 

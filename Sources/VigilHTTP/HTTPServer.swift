@@ -110,8 +110,8 @@ public final class HTTPServer: Sendable {
     /// Requests being read or answered now.
     public var inFlight: Int { daemon.with { Int(vh_in_flight($0)) } ?? 0 }
 
-    /// Stops accepting connections, lets requests in progress finish (up to `drainTimeout`), then
-    /// stops. Idempotent.
+    /// Closes each new connection as it arrives, lets requests in progress finish (up to
+    /// `drainTimeout`), then stops (and the listening socket closes). Idempotent.
     public func shutdown(drainTimeout: Duration = .seconds(10)) {
         guard daemon.with({ vh_quiesce($0) }) != nil else { return }
         let deadline = ContinuousClock.now + drainTimeout

@@ -46,7 +46,7 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
                     unsigned connections_per_address, vh_admit_fn admit, vh_handler_fn handler, void *context, char *error);
 /* The port listened on. */
 uint16_t vh_port(const vh_server *server);
-/* Stops accepting connections; requests in progress continue. */
+/* From now on each new connection is closed as it is accepted; requests in progress continue. */
 void vh_quiesce(vh_server *server);
 /* Requests being read or answered now. */
 long vh_in_flight(const vh_server *server);
