@@ -78,7 +78,8 @@ public struct DocumentReader: Sendable {
             .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
         // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,
         // characters were read as others in ways the check digits missed (`ZoneDiagnosis`).
-        if let smeared = ZoneDiagnosis.tooSmeared(zone) {
+        let lines = ZoneDiagnosis.Lines(zone)
+        if let smeared = ZoneDiagnosis.tooSmeared(zone, lines) {
             return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
         }
         // A zone seen at an angle is read straightened (`ZoneRectifier`); one nearly level is
@@ -88,7 +89,7 @@ public struct DocumentReader: Sendable {
         let straightened = outline.flatMap { ZoneRectifier.straightened(zone, $0) }
         let steep = (outline?.convergence ?? 1) >= Self.straightenedOnly
         let candidates = (steep && straightened != nil ? [straightened] : [zone, straightened]).compactMap { $0 }.compactMap { try? reader.read($0) }
-        let failed = { (reason: String) in Reading.unreadable(ZoneDiagnosis.guidance(zone, outline: outline), reason: reason, zone: corners) }
+        let failed = { (reason: String) in Reading.unreadable(ZoneDiagnosis.guidance(zone, lines, outline: outline), reason: reason, zone: corners) }
         guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
             return failed("the machine-readable zone could not be read")
         }

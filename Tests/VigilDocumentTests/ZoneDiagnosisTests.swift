@@ -42,7 +42,7 @@ import VigilSynth
                 for y in top..<(top + 20) { for dx in 0..<7 { zone[x + dx, y] = 0 } }
             }
         }
-        #expect(ZoneDiagnosis.guidance(zone, outline: nil) == .glare)
+        #expect(ZoneDiagnosis.guidance(zone, ZoneDiagnosis.Lines(zone), outline: nil) == .glare)
     }
 
     @Test func aSharpPhotoWithoutAZoneHasNoDocument() throws {

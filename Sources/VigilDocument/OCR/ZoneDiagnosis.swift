@@ -33,14 +33,23 @@ enum ZoneDiagnosis {
         return .noDocument
     }
 
-    /// The median height of the characters of the lines of `zone`.
-    static func characterHeight(_ zone: PageImage) -> Int {
-        let threshold = MRZTextReader.otsu(zone)
-        let ink = zone.pixels.map { $0 < threshold }
-        let heights = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height).map { rows in
-            MRZTextReader.characterHeight(ink, width: zone.width, rows: rows, columns: MRZTextReader.extent(ink, width: zone.width, rows: rows))
-        }.sorted()
-        return heights.isEmpty ? 0 : heights[heights.count / 2]
+    /// A zone's ink and lines, measured once for every question asked of it.
+    struct Lines {
+        let ink: [Bool]
+        /// The rows of each line.
+        let bands: [Range<Int>]
+        /// The median height of the lines' characters (0 without lines).
+        let height: Int
+
+        init(_ zone: PageImage) {
+            let threshold = MRZTextReader.otsu(zone)
+            ink = zone.pixels.map { $0 < threshold }
+            bands = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height)
+            let heights = bands.map { [ink] rows in
+                MRZTextReader.characterHeight(ink, width: zone.width, rows: rows, columns: MRZTextReader.extent(ink, width: zone.width, rows: rows))
+            }.sorted()
+            height = heights.isEmpty ? 0 : heights[heights.count / 2]
+        }
     }
 
     /// Movement smears edges along one direction, focus along all.
@@ -53,21 +62,17 @@ enum ZoneDiagnosis {
     /// of focus, 2 of 90 pages of the evaluation of 2026-12-04 (seed 2) were read wrong with
     /// every check holding (`O` as `D` in a state; `Q` and `B` as `4` and `D` in a number whose
     /// check digits their errors cancelled in).
-    static func tooSmeared(_ zone: PageImage) -> DocumentGuidance? {
-        let threshold = MRZTextReader.otsu(zone)
-        let bands = MRZTextReader.lineBands(zone.pixels.map { $0 < threshold }, width: zone.width, height: zone.height)
-        let height = characterHeight(zone)
-        guard !bands.isEmpty, height > 0 else { return nil }
-        let widths = edgeWidths(zone, bands: bands)
-        return max(widths.across, widths.down) > maximumEdgeWidth * Double(height) ? smeared(widths) : nil
+    static func tooSmeared(_ zone: PageImage, _ lines: Lines) -> DocumentGuidance? {
+        guard !lines.bands.isEmpty, lines.height > 0 else { return nil }
+        let widths = edgeWidths(zone, bands: lines.bands)
+        return max(widths.across, widths.down) > maximumEdgeWidth * Double(lines.height) ? smeared(widths) : nil
     }
 
-    /// What would help, for `zone` (upright, background removed) whose lines are `outline`.
-    static func guidance(_ zone: PageImage, outline: ZoneRectifier.Outline?) -> DocumentGuidance {
-        let threshold = MRZTextReader.otsu(zone)
-        let ink = zone.pixels.map { $0 < threshold }
-        let bands = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height)
-        let height = characterHeight(zone)
+    /// What would help, for `zone` (upright, background removed) with `lines`, whose lines lie
+    /// at `outline`, once reading it failed (a zone too blurred to read was refused before
+    /// reading, by `tooSmeared`).
+    static func guidance(_ zone: PageImage, _ lines: Lines, outline: ZoneRectifier.Outline?) -> DocumentGuidance {
+        let (ink, bands, height) = (lines.ink, lines.bands, lines.height)
         guard !bands.isEmpty, height > 0 else { return .unreadable }
         if height < minimumCharacterHeight { return .tooFar }
         // Seen at a steep angle, the lines' ends lean: only blank runs within them count.
@@ -76,7 +81,6 @@ enum ZoneDiagnosis {
                      comparingEnds: !steep) {
             return .glare
         }
-        if let smeared = tooSmeared(zone) { return smeared }
         if steep { return .notFlat }
         return .unreadable
     }
