@@ -116,9 +116,17 @@ public final class FaceAnalyzer: @unchecked Sendable {
             box = recentred(on: landmarks)
         }
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
-        return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
-                       framesSinceDetection: frames, anchor: previous.anchor)
+        let tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
+                              framesSinceDetection: frames, anchor: previous.anchor)
+        // A head that turned fast between two frames leaves the predictor drawing a face between
+        // where it was and where it is, tilted and bowed: such a shape is a lost track.
+        guard abs(tracked.pose.roll - previous.pose.roll) <= Self.maxRollJump else { return redetect(in: image, near: previous, spread: 2.2) }
+        return tracked
     }
+
+    /// The most a tracked face's roll may change from one frame to the next (degrees): people
+    /// tilt their heads more slowly than that, lost tracks jump by 15-20.
+    static let maxRollJump = 10.0
 
     /// A tracked face whose first landmark pass moves its box less than this fraction of the box
     /// width has settled: a second pass would predict in nearly the same box.

@@ -64,8 +64,6 @@ public struct ChallengeTracker: Codable, Sendable {
     /// slow feed (a busy server, a slow network) must not leave it resting on two or three noisy
     /// frames, against which landmark noise could read as a blink.
     public static let baselineFrames = 5, baselineMs = 400
-    /// How long the face must be back at neutral to end the settling after a passed motion (ms).
-    public static let settleMs = 200
     /// How long an unsolicited extreme must persist to count (ms): one frame's landmark glitch
     /// does not fail a person, a deliberate motion always lasts longer.
     public static let confirmMs = 150
@@ -84,8 +82,7 @@ public struct ChallengeTracker: Codable, Sendable {
     private var current = 0
     private var samples: [Baseline] = []
     private var phase = MotionPhase()
-    private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until neutral again
-    private var neutralAgainSinceMs: Int?
+    private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until the next prompt
     private var unsolicitedSinceMs: [Signal.Extreme: Int] = [:]
 
     /// A person's neutral face: eye and mouth openness and head pose.
@@ -162,12 +159,10 @@ public struct ChallengeTracker: Codable, Sendable {
 
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
         if challenges[current].state == .pending {
-            // A deliberate motion while waiting for a prompt is a motion before its prompt; the
-            // one just passed may still be returning to neutral.
-            // Until the face has been neutral for a few frames it may still be coming back from
-            // the motion just passed: that motion's own extremes are not counted meanwhile.
-            neutralAgainSinceMs = signal.isNeutral ? neutralAgainSinceMs ?? timestampMs : nil
-            if let since = neutralAgainSinceMs, timestampMs - since >= Self.settleMs { settling = [] }
+            // A deliberate motion while waiting for a prompt is a motion before its prompt, except
+            // the one just passed: the person sees the pass a moment late and may still be coming
+            // back from it, or do it once more (a landmark misread on a held open mouth also reads
+            // as a return to neutral and a second opening). Repeating it gains a recording nothing.
             let early = signal.unsolicitedExtremes.subtracting(settling)
             guard !confirmed(early, at: timestampMs) else {
                 end(.failed, at: timestampMs, reason: "before_prompt_\(early.map(\.rawValue).sorted().joined(separator: "_"))")
@@ -184,6 +179,7 @@ public struct ChallengeTracker: Codable, Sendable {
             neutralSinceMs = nil
             challenges[current].state = .active
             challenges[current].promptedAtMs = timestampMs
+            settling = []
             phase = MotionPhase()
             return update(nil, progress: 0)
         }
@@ -267,7 +263,6 @@ public struct ChallengeTracker: Codable, Sendable {
         challenges[current].reason = reason
         if state == .passed {
             settling = Self.allowedExtremes(for: challenges[current].kind)
-            neutralAgainSinceMs = nil
             current += 1
         }
     }

@@ -157,6 +157,21 @@ import VigilCore
         #expect(zip(next.landmarks, face.landmarks).allSatisfy { $0.distance(to: $1) < 2 })
     }
 
+    /// A shape tilted far from the frame before is a lost track (a head turned fast between two
+    /// frames of a slow camera): the face is detected again around where it was.
+    @Test func aTrackedShapeWhoseRollJumpedIsDetectedAgain() throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let analyzer = try Fixtures.analyzer()
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let face = try #require(analyzer.detect(in: frame).first)
+        #expect(try #require(analyzer.track(in: frame, previous: face)).source == .tracked)
+        var tilted = face
+        tilted.pose.roll += 20
+        let next = try #require(analyzer.track(in: frame, previous: tilted))
+        #expect(next.source == .detected && abs(next.pose.roll - face.pose.roll) < 3, "\(next.source) \(next.pose)")
+    }
+
     @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {
         let photo = try Fixtures.image("obama.jpg")
         let analyzer = try Fixtures.analyzer(DetectionOptions(maxTrackedFrames: 3))

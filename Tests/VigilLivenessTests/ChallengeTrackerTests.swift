@@ -237,6 +237,24 @@ struct Session {
         #expect(session.tracker.passed, "\(session.tracker.challenges)")
     }
 
+    /// A person who has not yet seen the pass opens the mouth once more; a landmark misread of
+    /// a held open mouth looks the same. The next motion before its prompt still fails.
+    @Test func thePassedMotionMadeAgainBeforeTheNextPromptIsNotCounted() {
+        var session = Session([.mouthOpen, .blink, .nod])
+        session.waitForPrompt(person)
+        session.perform(.mouthOpen, by: person)
+        #expect(session.tracker.challenges[0].state == .passed)
+        session.feed(person, frames: 2)   // back to neutral for 200 ms, less than the hold...
+        session.perform(.mouthOpen, by: person)   // ...and again
+        #expect(session.tracker.challenges[1].state == .pending, "\(session.tracker.challenges)")
+        session.waitForPrompt(person)
+        session.perform(.blink, by: person)
+        session.feed(person, frames: 4)
+        session.perform(.mouthOpen, by: person)   // no longer the motion just passed
+        #expect(session.tracker.challenges[2].state == .failed && session.tracker.challenges[2].reason?.hasPrefix("before_prompt") == true,
+                "\(session.tracker.challenges)")
+    }
+
     /// Confirmation is a matter of time, not frames: at 10 fps two frames (100 ms) of an open
     /// mouth are a glitch and three (200 ms) a motion; at 5 fps two frames (200 ms) are one.
     @Test(arguments: [(100, 2, 3), (200, 1, 2)])
