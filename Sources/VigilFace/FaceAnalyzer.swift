@@ -119,13 +119,15 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
                               framesSinceDetection: frames, anchor: previous.anchor)
         // A head that turned fast between two frames leaves the predictor drawing a face between
-        // where it was and where it is, tilted and bowed: such a shape is a lost track.
-        guard abs(tracked.pose.roll - previous.pose.roll) <= Self.maxRollJump else { return redetect(in: image, near: previous, spread: 2.2) }
+        // where it was and where it is, tilted and bowed: such a shape is a doubtful track, and a
+        // detection around the face replaces it where the frontal detector finds one (a head
+        // turned far is kept tracked: detection misses it, and dropping it would lose the turn).
+        if abs(tracked.pose.roll - previous.pose.roll) > Self.maxRollJump, let found = redetect(in: image, near: previous, spread: 2.2) { return found }
         return tracked
     }
 
     /// The most a tracked face's roll may change from one frame to the next (degrees): people
-    /// tilt their heads more slowly than that, lost tracks jump by 15-20.
+    /// tilt their heads more slowly than that, doubtful tracks jump by 15-20.
     static let maxRollJump = 10.0
 
     /// A tracked face whose first landmark pass moves its box less than this fraction of the box

@@ -157,7 +157,7 @@ import VigilCore
         #expect(zip(next.landmarks, face.landmarks).allSatisfy { $0.distance(to: $1) < 2 })
     }
 
-    /// A shape tilted far from the frame before is a lost track (a head turned fast between two
+    /// A shape tilted far from the frame before is a doubtful track (a head turned fast between two
     /// frames of a slow camera): the face is detected again around where it was.
     @Test func aTrackedShapeWhoseRollJumpedIsDetectedAgain() throws {
         let photo = try Fixtures.image("obama.jpg")
