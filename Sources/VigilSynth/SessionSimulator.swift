@@ -76,8 +76,12 @@ public struct SimulatedSession: Sendable {
             },
             "frames": list,
         ]
-        if let sequence = plan.reflection, let start = reflectionStartMs {
-            object["reflection"] = ["colors": sequence.colors.map(\.description), "startMs": start, "stepMs": sequence.stepMs]
+        // The planned sequence even when it never started (a motion failed first): `vigil
+        // liveness` replays the session against its plan.
+        if let sequence = plan.reflection {
+            var reflection: [String: Any] = ["colors": sequence.colors.map(\.description), "stepMs": sequence.stepMs]
+            reflection["startMs"] = reflectionStartMs
+            object["reflection"] = reflection
         }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: directory.appendingPathComponent("session.json"))

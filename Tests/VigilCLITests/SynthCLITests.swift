@@ -3,10 +3,10 @@ import Testing
 
 /// `vigil synth session` writes a session directory; `vigil liveness` decides it the same way.
 @Suite(.serialized) struct SynthCLITests {
-    func synthesize(_ species: String, seed: Int, extra: [String] = []) throws -> (dir: String, summary: [String: Any]) {
+    func synthesize(_ species: String, seed: Int, risk: String = "free", extra: [String] = []) throws -> (dir: String, summary: [String: Any]) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-synth-\(species)-\(UUID().uuidString)").path
         let result = try CLITests.run(["synth", "session", "--photo", "\(CLITests.fixtures)/obama.jpg", "--species", species,
-                                       "--risk", "free", "--seed", "\(seed)", "--out", dir] + extra)
+                                       "--risk", risk, "--seed", "\(seed)", "--out", dir] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         let summary = result.json as? [String: Any] ?? [:]
         return (dir, summary)
@@ -28,6 +28,20 @@ import Testing
         #expect(summary["outcome"] as? String == "failed")
         let result = try CLITests.run(["liveness", dir])
         #expect(result.status == 1, "\(result.stderr)")
+    }
+
+    /// A photo never makes its motions, so its reflection sequence never starts: the directory
+    /// still carries the planned sequence and replays to the same failure.
+    @Test func aSessionThatFailedBeforeItsReflectionReplays() throws {
+        let (dir, summary) = try synthesize("photoPrint", seed: 5, risk: "medium")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(summary["outcome"] as? String == "failed")
+        let session = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("session.json"))) as? [String: Any]
+        let reflection = session?["reflection"] as? [String: Any]
+        #expect(reflection?["colors"] != nil && reflection?["startMs"] == nil, "\(reflection ?? [:])")
+        let result = try CLITests.run(["liveness", dir])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect((result.json as? [String: Any])?["outcome"] as? String == "failed")
     }
 
     @Test func synthRefusesAnUnknownSpeciesAndAPhotoWithoutAFace() throws {
