@@ -118,11 +118,16 @@ public final class FaceAnalyzer: @unchecked Sendable {
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
         let tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
                               framesSinceDetection: frames, anchor: previous.anchor)
-        // A head that turned fast between two frames leaves the predictor drawing a face between
-        // where it was and where it is, tilted and bowed: such a shape is a doubtful track, and a
-        // detection around the face replaces it where the frontal detector finds one (a head
-        // turned far is kept tracked: detection misses it, and dropping it would lose the turn).
-        if abs(tracked.pose.roll - previous.pose.roll) > Self.maxRollJump, let found = redetect(in: image, near: previous, spread: 2.2) { return found }
+        // A head that turned or nodded fast between two frames leaves the predictor drawing a
+        // face between where it was and where it is, tilted: such a shape is a doubtful track.
+        // A detection replaces it, around the face or, when the box has drifted off it, over the
+        // frame where exactly one face is found; a head turned past the frontal detector stays
+        // tracked (dropping it would lose the turn).
+        if abs(tracked.pose.roll - previous.pose.roll) > Self.maxRollJump {
+            if let found = redetect(in: image, near: previous, spread: 2.2) { return found }
+            let everywhere = detect(in: image)
+            if everywhere.count == 1 { return everywhere[0] }
+        }
         return tracked
     }
 
