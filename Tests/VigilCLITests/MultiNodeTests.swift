@@ -130,7 +130,12 @@ import VigilVerifier
             print("two-node live capture rejected, trying another: \(last)")
         }
         #expect(last["outcome"] as? String == "passed", "\(last)")
-        for port in cluster.ports { #expect(proxy.answered(by: port) >= 20, "node \(port) answered \(proxy.answered(by: port))") }
+        // Both nodes served the session, frame after frame: shares, not counts, since a busy
+        // machine's paced camera sends fewer frames for the same capture time.
+        let total = cluster.ports.map { proxy.answered(by: $0) }.reduce(0, +)
+        for port in cluster.ports {
+            #expect(total >= 10 && proxy.answered(by: port) >= total / 3, "node \(port) answered \(proxy.answered(by: port)) of \(total)")
+        }
         // Signed by one node, verified with the other's key set: the keys live in the database.
         let jws = try #require(last["signedResult"] as? String)
         for node in 0..<2 {
