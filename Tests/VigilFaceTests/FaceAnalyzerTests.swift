@@ -6,6 +6,16 @@ import VigilCore
 @Suite struct FaceAnalyzerTests {
     static let portraits = ["obama.jpg", "obama2.jpg", "biden.jpg", "grace_hopper.jpg"]
 
+    /// A portrait placed in a 640x480 camera frame, as a webcam would see it, and the face a camera
+    /// analyzer with `options` detects there.
+    func cameraScene(_ options: DetectionOptions = DetectionOptions()) throws -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
+        let photo = try Fixtures.image("obama.jpg")
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let analyzer = try Fixtures.analyzer(options)
+        return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
+    }
+
     @Test(arguments: portraits) func findsExactlyOneFaceInEachPortrait(_ name: String) throws {
         let faces = try Fixtures.analyzer(.photos).detect(in: Fixtures.image(name))
         #expect(faces.count == 1)
@@ -79,11 +89,7 @@ import VigilCore
     }
 
     @Test func cameraFramesAreDetectedOnADownscaledCopy() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer()
-        let face = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: face.box)
-        let found = try #require(analyzer.detect(in: frame).first)
+        let (_, _, found) = try cameraScene()
         #expect(abs(found.box.midX - 320) < 30 && abs(found.box.midY - 240) < 40, "\(found.box)")
         #expect((0.3...0.6).contains(found.placement.relativeSize))
     }
@@ -91,12 +97,9 @@ import VigilCore
     /// A face turning 0 -> 65 -> 0 degrees (as a turned plane, past where HOG finds it) while
     /// drifting sideways: tracking keeps it in every frame and its landmarks follow it.
     @Test func trackingFollowsAFaceThroughASteepTurn() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer()
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let (analyzer, frame, first) = try cameraScene()
+        var previous = first
         let centre = Point2D(x: 320, y: 240)
-        var previous = try #require(analyzer.detect(in: frame).first)
         let angles = (0...13).map { Double($0) * 5 } + (0...13).reversed().map { Double($0) * 5 }
         for (step, angle) in angles.enumerated() {
             let shift = Double(step) * 4
@@ -113,11 +116,8 @@ import VigilCore
     }
 
     @Test func trackingReanchorsOnADetectionEveryFewFrames() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer(DetectionOptions(redetectInterval: 4))
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
-        var face = try #require(analyzer.detect(in: frame).first)
+        let (analyzer, frame, first) = try cameraScene(DetectionOptions(redetectInterval: 4))
+        var face = first
         var sources: [FaceObservation.Source] = []
         for step in 1...8 {
             let moved = Fixtures.turned(frame, degrees: 0, centre: Point2D(x: 320, y: 240), shift: Double(step) * 3)
@@ -132,11 +132,7 @@ import VigilCore
     }
 
     @Test func aFaceThatJumpedFurtherThanTrackingFollowsIsFoundAroundWhereItWas() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer()
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
-        let face = try #require(analyzer.detect(in: frame).first)
+        let (analyzer, frame, face) = try cameraScene()
         // A third of the face's width in one frame: a slow camera, or frames a busy server spread out.
         let shift = face.box.width / 3
         let jumped = Fixtures.turned(frame, degrees: 0, centre: Point2D(x: 320, y: 240), shift: shift)
@@ -146,11 +142,7 @@ import VigilCore
     }
 
     @Test func aStillFaceIsTrackedWithoutMovingItsBox() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer()
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
-        let face = try #require(analyzer.detect(in: frame).first)
+        let (analyzer, frame, face) = try cameraScene()
         let next = try #require(analyzer.track(in: frame, previous: face))
         #expect(next.source == .tracked)
         #expect(abs(next.box.midX - face.box.midX) < 0.02 * face.box.width && abs(next.box.midY - face.box.midY) < 0.02 * face.box.width)
@@ -160,11 +152,7 @@ import VigilCore
     /// A shape tilted far from the frame before is a doubtful track (a head turned fast between two
     /// frames of a slow camera): the face is detected again around where it was.
     @Test func aTrackedShapeWhoseRollJumpedIsDetectedAgain() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer()
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
-        let face = try #require(analyzer.detect(in: frame).first)
+        let (analyzer, frame, face) = try cameraScene()
         #expect(try #require(analyzer.track(in: frame, previous: face)).source == .tracked)
         var tilted = face
         tilted.pose.roll += 20
@@ -173,10 +161,8 @@ import VigilCore
     }
 
     @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {
-        let photo = try Fixtures.image("obama.jpg")
-        let analyzer = try Fixtures.analyzer(DetectionOptions(maxTrackedFrames: 3))
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        var face = try #require(analyzer.detect(in: Fixtures.frame(from: photo, face: portrait.box)).first)
+        let (analyzer, _, first) = try cameraScene(DetectionOptions(maxTrackedFrames: 3))
+        var face = first
         let blank = try Image(rgb: [UInt8](repeating: 90, count: 640 * 480 * 3), width: 640, height: 480)
         var followed = 0
         while let next = analyzer.track(in: blank, previous: face) {
