@@ -4,6 +4,8 @@ public struct CreateSessionRequest: Codable, Hashable, Sendable {
     public var policy: LivenessPolicy?
     /// A preset instead of a policy.
     public var riskLevel: RiskLevel?
+    /// A document step added to the `riskLevel` preset (an explicit policy carries its own).
+    public var document: DocumentPolicy?
     /// The app's device/session hint (velocity checks).
     public var ssid: String?
     /// The tenant's reference, echoed in the result.
@@ -19,12 +21,14 @@ public struct CreateSessionRequest: Codable, Hashable, Sendable {
 
     /// The fields a request may carry; anything else is refused.
     public static let fields: Set<String> = ["policy", "riskLevel", "ssid", "externalRef", "locale", "theme", "redirectUrl", "referenceImage",
-                                             "collectLocation"]
+                                             "collectLocation", "document"]
 
     /// A request.
     public init(policy: LivenessPolicy? = nil, riskLevel: RiskLevel? = nil, ssid: String? = nil, externalRef: String? = nil,
-                locale: String? = nil, theme: String? = nil, redirectUrl: String? = nil, referenceImage: String? = nil) {
+                locale: String? = nil, theme: String? = nil, redirectUrl: String? = nil, referenceImage: String? = nil,
+                document: DocumentPolicy? = nil) {
         self.referenceImage = referenceImage
+        self.document = document
         self.policy = policy
         self.riskLevel = riskLevel
         self.ssid = ssid

@@ -114,6 +114,20 @@ import VigilSynth
         #expect(DeviceAPITests().frame(t, token, grace.jpegData(quality: 80)).status == 200)
     }
 
+    @Test func aRiskLevelPresetCanCarryADocumentStep() throws {
+        let t = try TestServer(inProcess: true, faces: false)
+        let (id, token) = t.createSession(["riskLevel": "high", "document": ["types": ["idCard"], "matchFace": false]])
+        let step = try #require(t.request("GET", "/v1/client/session", bearer: token).json["document"] as? [String: Any])
+        #expect(step["types"] as? [String] == ["idCard"] && step["matchFace"] as? Bool == false && step["required"] as? Bool == true)
+        let policy = try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["policy"] as? [String: Any])
+        #expect(policy["fixed"] as? [String] == ["blink"] && policy["reflectionStrict"] as? Bool == true, "the high preset: \(policy)")
+        // An explicit policy carries its own step; the two together are refused, not merged.
+        let both = t.json("POST", "/v1/sessions", Self.policy([:]).merging(["document": ["types": ["passport"]]]) { a, _ in a })
+        #expect(both.errorCode == "invalid_field" && String(decoding: both.body, as: UTF8.self).contains("inside 'policy'"))
+        let empty = t.json("POST", "/v1/sessions", ["riskLevel": "low", "document": ["types": [String]()]])
+        #expect(empty.errorCode == "invalid_policy" && String(decoding: empty.body, as: UTF8.self).contains("document.types"))
+    }
+
     @Test func anInvalidDocumentPolicyIsRefusedNamingItsField() throws {
         let t = try TestServer(inProcess: true, faces: false)
         let empty = t.json("POST", "/v1/sessions", Self.policy(["types": []]))

@@ -53,11 +53,17 @@ enum TenantAPI {
         if let url = body.redirectUrl, !isRedirectURL(url) {
             throw HTTPError(.invalidField, "field 'redirectUrl' must be an absolute http(s) URL, percent-encoded")
         }
-        let policy: LivenessPolicy
+        var policy: LivenessPolicy
         switch (body.policy, body.riskLevel) {
         case (.some, .some): throw HTTPError(.invalidField, "give either 'policy' or 'riskLevel', not both")
         case (let explicit?, nil): policy = explicit
         case (nil, let level): policy = .preset(level ?? .medium)
+        }
+        if let document = body.document {
+            guard body.policy == nil else {
+                throw HTTPError(.invalidField, "give 'document' inside 'policy' when the request has a policy")
+            }
+            policy.document = document
         }
         var validated: LivenessPolicy
         do {
