@@ -72,6 +72,27 @@ import VigilTestSupport
         #expect(try t.store.session(id: id, tenantId: t.tenantIds["a"]!)?.document == nil)
     }
 
+    /// A passport where only identity cards are accepted, and no attempt left after it: the page
+    /// shows the failed result, as after the last failed face attempt.
+    @Test func theLastDocumentTheAttemptsAllowRefusedEndsOnTheFailedResult() throws {
+        let t = try TestServer()
+        let (id, token) = t.createSession(["policy": ["count": 1, "maxAttempts": 1, "document": ["types": ["idCard"]]]])
+        let video = try Self.passportRecording()
+        defer { try? FileManager.default.removeItem(at: video) }
+        let browser = try HeadlessChromium(camera: video)
+        defer { browser.shutdown() }
+        try browser.open("http://127.0.0.1:\(t.port)/c/\(id)?autostart=1#\(token)", beforeLoad: CapturePageTests.bridge)
+        try browser.wait(for: "document.getElementById('screen-result').hasAttribute('data-active')", timeout: 30, what: "the failed result")
+        try browser.screenshot().write(to: CapturePageTests.artefacts.appendingPathComponent("document-locked-out.png"))
+        let strings = try CapturePageTests.catalogue("en")
+        #expect(try CapturePageTests.text(browser, "result-title") == strings["error.locked_out"])
+        #expect(try CapturePageTests.text(browser, "result-feedback") == strings["feedback.documentIssue"])
+        let events = try CapturePageTests.envelopes(browser).compactMap { $0["data"] as? [String: Any] }
+        #expect(events.contains { $0["type"] as? String == "session.completed" && $0["outcome"] as? String == "failed" }, "\(events)")
+        let result = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any]
+        #expect(result?["lockedOut"] as? Bool == true)
+    }
+
     @Test func anOptionalDocumentCanBeSkipped() throws {
         let t = try TestServer()
         let (id, token) = t.createSession(["policy": ["count": 1, "document": ["required": false]]])

@@ -14,16 +14,17 @@ import VigilSynth
     }
 
     /// A passport data page of a fictitious person with `portrait`, as a phone would send it.
-    static func passportJPEG(portrait: Image, expiry: MRZDate = MRZDate(year: MRZDate.today.year + 5, month: 6, day: 30)) throws -> [UInt8] {
-        let fields = MRZComposer.Fields(documentCode: "P", issuingState: "UTO", documentNumber: "X4RT79M31", surname: "HOPPER",
+    static func passportJPEG(portrait: Image, expiry: MRZDate = MRZDate(year: MRZDate.today.year + 5, month: 6, day: 30),
+                             number: String = "X4RT79M31") throws -> [UInt8] {
+        let fields = MRZComposer.Fields(documentCode: "P", issuingState: "UTO", documentNumber: number, surname: "HOPPER",
                                         givenNames: "GRACE BREWSTER", nationality: "UTO", dateOfBirth: MRZDate(year: 1966, month: 12, day: 9),
                                         expiryDate: expiry, sex: "F", optionalData: "")
         let page = try SpecimenDocument(format: .td3, fields: fields).render(width: 1600, portrait: portrait)
         return try page.image().jpegData(quality: 90)
     }
 
-    static func policy(_ document: [String: Any]) -> [String: Any] {
-        ["policy": DeviceAPITests.onePersonPolicy.merging(["document": document]) { a, _ in a }]
+    static func policy(_ document: [String: Any], maxAttempts: Int = 1) -> [String: Any] {
+        ["policy": DeviceAPITests.onePersonPolicy.merging(["document": document, "maxAttempts": maxAttempts]) { _, b in b }]
     }
 
     func photo(_ t: TestServer, _ token: String, _ jpeg: [UInt8], type: String = "image/jpeg") -> TestServer.Response {
@@ -91,7 +92,7 @@ import VigilSynth
         // Not an accepted type, expired, and without a portrait where the face is compared.
         let (_, idCardsOnly) = t.createSession(Self.policy(["types": ["idCard", "td2"]]))
         #expect(photo(t, idCardsOnly, try Self.passportJPEG(portrait: grace)).json["guidance"] as? String == "typeNotAccepted")
-        let (_, token) = t.createSession(Self.policy([:]))
+        let (_, token) = t.createSession(Self.policy([:], maxAttempts: 2))
         #expect(photo(t, token, try Self.passportJPEG(portrait: grace, expiry: MRZDate(year: 2020, month: 1, day: 31))).json["guidance"] as? String == "expired")
         let faceless = try Image(rgb: [UInt8](repeating: 180, count: 400 * 500 * 3), width: 400, height: 500)
         #expect(photo(t, token, try Self.passportJPEG(portrait: faceless)).json["guidance"] as? String == "noPortrait")
@@ -105,6 +106,28 @@ import VigilSynth
         let (_, plain) = t.createSession(["policy": DeviceAPITests.onePersonPolicy])
         #expect(photo(t, plain, grace.jpegData(quality: 80)).errorCode == "document_not_requested")
         #expect(photo(t, "not-a-token", grace.jpegData(quality: 80)).status == 401)
+    }
+
+    /// `maxAttempts` bounds the document step too: each different document refused for what it
+    /// is (expired, a type not accepted) counts once, and the last one allowed fails the session.
+    @Test func documentsRefusedForWhatTheyAreUseUpTheAttempts() throws {
+        let t = try TestServer(checkCaptureClock: false)
+        let grace = try Self.fixture("grace_hopper.jpg")
+        let (id, token) = t.createSession(Self.policy(["types": ["passport"]], maxAttempts: 2))
+        let expired = try Self.passportJPEG(portrait: grace, expiry: MRZDate(year: 2020, month: 1, day: 31))
+        for _ in 0..<3 {
+            let again = photo(t, token, expired)
+            #expect(again.json["guidance"] as? String == "expired" && again.json["lockedOut"] == nil, "the same document counts once")
+        }
+        let another = photo(t, token, try Self.passportJPEG(portrait: grace, expiry: MRZDate(year: 2021, month: 3, day: 1), number: "L898902C3"))
+        #expect(another.status == 200 && another.json["guidance"] as? String == "expired" && another.json["lockedOut"] as? Bool == true)
+        #expect(photo(t, token, try Self.passportJPEG(portrait: grace)).errorCode == "session_locked")
+        let session = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json
+        let result = try #require(session["result"] as? [String: Any])
+        #expect(session["status"] as? String == "completed" && result["outcome"] as? String == "failed" && result["lockedOut"] as? Bool == true)
+        #expect(result["feedback"] as? [String] == ["documentIssue"], "\(result)")
+        #expect(((result["checks"] as? [String: Any])?["document"] as? [String: Any])?["reason"] as? String == "documents_refused")
+        #expect(result["document"] == nil, "no document was captured")
     }
 
     @Test func anOptionalDocumentStepLetsTheFaceGoFirst() throws {

@@ -133,6 +133,34 @@ struct CaptureService {
         }
     }
 
+    /// Counts a document the step refused for what it is (a type the policy does not accept, or
+    /// expired), each different document once. `maxAttempts` bounds the document step too: the
+    /// refusal of that many different documents fails the session, locked out; true then. The
+    /// same document shown again is not counted: the person is told why, and may go on until
+    /// the session expires.
+    func refuseDocument(_ record: SessionRecord, _ document: DocumentResult) throws(ServiceError) -> Bool {
+        try withEngine(record) { (entry) throws(ServiceError) in
+            let number = [document.documentCode, document.issuingState, document.documentNumber].map { $0 ?? "" }.joined(separator: "<")
+            let fingerprint = String(Identifiers.hash("\(record.id)|\(number)").prefix(6))
+            guard !entry.refusedDocuments.contains(fingerprint) else { return false }
+            entry.refusedDocuments.append(fingerprint)
+            context.metrics.add("vigil_documents_refused_total")
+            let maxAttempts = entry.record.policy.maxAttempts
+            if entry.refusedDocuments.count >= maxAttempts {
+                let refused = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "documents_refused")
+                let decision = LivenessDecision.decide(challenges: entry.capture.session.tracker.challenges, checks: ["document": refused],
+                                                       guidance: [:], frames: 0)
+                entry.record = try complete(entry.record, decision, attempt: maxAttempts)
+                return true
+            }
+            var next = entry.record
+            next.engineState = entry.state.bytes
+            next.updatedAt = context.clock.now
+            try save(entry, next, personalData: .keep)
+            return false
+        }
+    }
+
     /// Restarts the current attempt with the policy's motion-only plan (the person declined the
     /// flashes); later attempts keep it.
     func declineReflection(_ record: SessionRecord) throws(ServiceError) -> (attempt: Int, challenges: Int) {
@@ -301,7 +329,8 @@ struct CaptureService {
         let make = { (record: SessionRecord) throws(EngineState.Error) -> LiveSessions.Entry in
             let state = try EngineState(record.engineState)
             let clock = context.configuration.checkCaptureClock ? state.clock ?? CaptureClockCheck() : nil
-            return LiveSessions.Entry(record: record, capture: CaptureAttempt(runner: state.runner, clock: clock), attempt: state.attempt)
+            return LiveSessions.Entry(record: record, capture: CaptureAttempt(runner: state.runner, clock: clock), attempt: state.attempt,
+                                      refusedDocuments: state.refusedDocuments ?? [])
         }
         let entry: LiveSessions.Entry
         do {
@@ -316,6 +345,7 @@ struct CaptureService {
                 let reloaded = try make(record)
                 entry.capture = reloaded.capture
                 entry.attempt = reloaded.attempt
+                entry.refusedDocuments = reloaded.refusedDocuments
                 entry.record = record
             } catch {
                 throw unreadable(record, error)

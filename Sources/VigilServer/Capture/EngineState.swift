@@ -2,7 +2,8 @@ import Foundation
 import VigilLiveness
 
 /// The engine state a session record carries between frame batches, as JSON, so any process can
-/// continue the session: the current attempt's engine and which attempt it is.
+/// continue the session: the current attempt's engine, which attempt it is, and the documents
+/// the document step refused.
 struct EngineState: Codable {
     /// The stored bytes are missing or do not decode.
     enum Error: Swift.Error { case missing, undecodable }
@@ -13,16 +14,21 @@ struct EngineState: Codable {
     var attempt: Int
     /// The current attempt's capture clock against arrival times (absent when not checked).
     var clock: CaptureClockCheck?
+    /// A short fingerprint of each different document refused for what it is (its type not
+    /// accepted, or expired): 24 bits of a hash over the session id and the document's number,
+    /// enough to tell a session's few documents apart, too few to recover a number from.
+    var refusedDocuments: [String]?
 
     var bytes: [UInt8] {
         // Encoding a value of plain numbers, strings and arrays does not fail.
         (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? []
     }
 
-    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil) {
+    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil, refusedDocuments: [String]? = nil) {
         self.runner = runner
         self.attempt = attempt
         self.clock = clock
+        self.refusedDocuments = refusedDocuments
     }
 
     init(_ bytes: [UInt8]?) throws(Error) {

@@ -10,15 +10,19 @@ final class LiveSessions: @unchecked Sendable {
     /// One session's current attempt (engine and capture clock), its number, and the record it
     /// was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `record`, `capture` and `attempt` are only used with `lock` held.
+        // Invariant: `record`, `capture`, `attempt` and `refusedDocuments` are only used with
+        // `lock` held.
         let lock = NSLock()
         var record: SessionRecord
         var capture: CaptureAttempt
         var attempt: Int
-        init(record: SessionRecord, capture: CaptureAttempt, attempt: Int) {
+        /// Fingerprints of the documents the document step refused (see `EngineState`).
+        var refusedDocuments: [String]
+        init(record: SessionRecord, capture: CaptureAttempt, attempt: Int, refusedDocuments: [String] = []) {
             self.record = record
             self.capture = capture
             self.attempt = attempt
+            self.refusedDocuments = refusedDocuments
         }
 
         /// Starts the attempt over on `session` (a new plan): a fresh engine and capture clock.
@@ -27,7 +31,10 @@ final class LiveSessions: @unchecked Sendable {
         }
 
         /// What the store keeps of it.
-        var state: EngineState { EngineState(runner: capture.runner.state, attempt: attempt, clock: capture.clock) }
+        var state: EngineState {
+            EngineState(runner: capture.runner.state, attempt: attempt, clock: capture.clock,
+                        refusedDocuments: refusedDocuments.isEmpty ? nil : refusedDocuments)
+        }
     }
 
     // Invariant: `entries` is only touched with `lock` held.

@@ -21,6 +21,8 @@ extension DeviceAPI {
         let guidance: DocumentGuidance?
         /// The format read (`TD1`, `TD2`, `TD3`), when one was.
         let type: String?
+        /// True when this refusal was the session's last allowed one: the session failed.
+        var lockedOut: Bool? = nil
     }
 
     static func document(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
@@ -37,10 +39,16 @@ extension DeviceAPI {
         let answer = { (guidance: DocumentGuidance) in
             HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type), headers: [("Cache-Control", "no-store")])
         }
+        // A document refused for what it is counts against the session's attempts.
+        let refused = { (guidance: DocumentGuidance) throws(ServiceError) in
+            let locked = try context.capture.refuseDocument(record, read)
+            return HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type, lockedOut: locked ? true : nil),
+                                     headers: [("Cache-Control", "no-store")])
+        }
         guard read.checks.readable else { return answer(read.guidance ?? .unreadable) }
         guard read.checks.checkDigits, read.checks.dates, read.checks.fields else { return answer(.unreadable) }
-        guard step.accepts(format: read.type ?? "") else { return answer(.typeNotAccepted) }
-        guard !read.checks.expired else { return answer(.expired) }
+        guard step.accepts(format: read.type ?? "") else { return try refused(.typeNotAccepted) }
+        guard !read.checks.expired else { return try refused(.expired) }
         // The portrait is looked for only where the live face is compared with it.
         var portrait: FaceDescriptor?
         if step.matchFace {

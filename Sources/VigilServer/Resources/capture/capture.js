@@ -399,6 +399,8 @@
     const body = answer.body || {};
     if (answer.status === 200 && body.captured === true) return documentCaptured(body.type);
     if (errorCode(answer) === "document_already_captured") return documentCaptured(null);
+    // The last document the session's attempts allow was refused: the session failed.
+    if (answer.status === 200 && body.lockedOut === true) return complete({ outcome: "failed", lockedOut: true, feedback: ["documentIssue"] });
     if (answer.status === 200) {
       const code = DOCUMENT_GUIDANCE.includes(body.guidance) ? body.guidance : "noDocument";
       if (code !== "noDocument" && !documentDetected) { documentDetected = true; bridge.event("document.detected"); }
