@@ -34,6 +34,8 @@ public struct DeviceAPIClient: Sendable {
         public let guidance: DocumentGuidance?
         /// The format read (`TD1`, `TD2`, `TD3`), when one was.
         public let type: String?
+        /// True when this refusal used the session's last attempt: the session failed.
+        public let lockedOut: Bool?
     }
 
     /// One frame's answer from `POST /v1/client/frames` (unknown fields ignored).
