@@ -12,11 +12,11 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// One suite, two real databases: every test runs against SQLite and PostgreSQL.
-@Suite struct StoreConformanceTests {
+@Suite(.scratchFolder) struct StoreConformanceTests {
+    /// A new SQLite file in the running test's scratch folder.
     static func temporaryPath() -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-store-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("vigil.sqlite").path
+        let folder = ScratchFolder.current ?? FileManager.default.temporaryDirectory
+        return folder.appendingPathComponent("vigil-\(UUID().uuidString).sqlite").path
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// Gives each test of a suite its own empty folder for database files, removed when the test
+/// ends, so test runs leave nothing behind in the temporary directory.
+struct ScratchFolder: SuiteTrait, TestTrait, TestScoping {
+    /// The running test's folder.
+    @TaskLocal static var current: URL?
+
+    // Recursive, so each test gets its own folder; such a trait must be a `TestTrait` too
+    // (swift-testing issue #1048: otherwise the runner traps).
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard testCase != nil else { return try await function() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.$current.withValue(folder, operation: function)
+    }
+}
+
+extension Trait where Self == ScratchFolder {
+    /// A scratch folder for each test, removed when it ends.
+    static var scratchFolder: Self { ScratchFolder() }
+}
