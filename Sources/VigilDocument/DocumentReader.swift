@@ -85,7 +85,7 @@ public struct DocumentReader: Sendable {
         // A zone seen at an angle is read straightened (`ZoneRectifier`); one nearly level is
         // read both as found and straightened, and the reading whose characters match their
         // templates best is kept.
-        let outline = ZoneRectifier.outline(zone)
+        let outline = ZoneRectifier.outline(zone, lines)
         let straightened = outline.flatMap { ZoneRectifier.straightened(zone, $0) }
         let steep = (outline?.convergence ?? 1) >= Self.straightenedOnly
         let candidates = (steep && straightened != nil ? [straightened] : [zone, straightened]).compactMap { $0 }.compactMap { try? reader.read($0) }

@@ -50,28 +50,38 @@ public enum Deskew {
     /// Where the pixel at `point` of an image `width` x `height` turned by `degrees` (`rotated`)
     /// comes from in the image before it was turned.
     public static func source(of point: Point2D, turnedBy degrees: Double, width: Int, height: Int) -> Point2D {
-        let radians = degrees * Double.pi / 180
-        let (s, c) = (sin(radians), cos(radians))
-        let cx = Double(width) / 2, cy = Double(height) / 2, dx = point.x - cx, dy = point.y - cy
-        return Point2D(x: c * dx + s * dy + cx, y: -s * dx + c * dy + cy)
+        Turn(degrees: degrees, width: width, height: height).source(point.x, point.y)
     }
 
     /// `image` turned by `degrees` about its centre (positive: clockwise on screen), the corners
     /// filled white.
     public static func rotated(_ image: PageImage, by degrees: Double) -> PageImage {
         guard degrees != 0 else { return image }
-        let radians = degrees * Double.pi / 180
-        let (s, c) = (sin(radians), cos(radians))
-        let cx = Double(image.width) / 2, cy = Double(image.height) / 2
+        let turn = Turn(degrees: degrees, width: image.width, height: image.height)
         var out = PageImage(width: image.width, height: image.height)
         for y in 0..<image.height {
             for x in 0..<image.width {
-                // Where this output pixel comes from in the input.
-                let dx = Double(x) - cx, dy = Double(y) - cy
-                let sx = c * dx + s * dy + cx, sy = -s * dx + c * dy + cy
-                out[x, y] = UInt8(image.sample(sx, sy))
+                let from = turn.source(Double(x), Double(y))
+                out[x, y] = UInt8(image.sample(from.x, from.y))
             }
         }
         return out
+    }
+
+    /// A turn about an image's centre, as the map from a pixel of the turned image back to the
+    /// image before it was turned (sine and cosine worked out once, not per pixel).
+    private struct Turn {
+        let s: Double, c: Double, cx: Double, cy: Double
+
+        init(degrees: Double, width: Int, height: Int) {
+            let radians = degrees * Double.pi / 180
+            (s, c) = (sin(radians), cos(radians))
+            (cx, cy) = (Double(width) / 2, Double(height) / 2)
+        }
+
+        func source(_ x: Double, _ y: Double) -> Point2D {
+            let dx = x - cx, dy = y - cy
+            return Point2D(x: c * dx + s * dy + cx, y: -s * dx + c * dy + cy)
+        }
     }
 }

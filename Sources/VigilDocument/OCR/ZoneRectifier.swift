@@ -30,14 +30,12 @@ enum ZoneRectifier {
     /// The zone straightened, line by line, each line in a strip of its own; nil when it needs
     /// no straightening (its edges are level and parallel) or its edges cannot be found.
     static func rectified(_ zone: PageImage) -> PageImage? {
-        outline(zone).flatMap { straightened(zone, $0) }
+        outline(zone, ZoneDiagnosis.Lines(zone)).flatMap { straightened(zone, $0) }
     }
 
-    /// Where the zone's lines lie; nil when their edges cannot be found.
-    static func outline(_ zone: PageImage) -> Outline? {
-        let threshold = MRZTextReader.otsu(zone)
-        let ink = zone.pixels.map { $0 < threshold }
-        let bands = MRZTextReader.lineBands(ink, width: zone.width, height: zone.height)
+    /// Where the zone's `lines` lie; nil when their edges cannot be found.
+    static func outline(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines) -> Outline? {
+        let (ink, bands) = (lines.ink, lines.bands)
         guard bands.count == 2 || bands.count == 3 else { return nil }
         // Each line's tops and baselines where it has characters of full height, looked for up
         // to halfway to its neighbours.
