@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier",
                                                            "VigilTestSupport"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
-        .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK"]),
+        .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK", "VigilTestSupport"]),
         .testTarget(name: "VigilVerifierTests", dependencies: ["VigilVerifier", "VigilCrypto", "VigilCore"]),
         .testTarget(name: "VigilCryptoTests", dependencies: ["VigilCrypto", "VigilCore"]),
         .target(name: "VigilTestSupport", dependencies: ["CPostgres"], path: "Tests/VigilTestSupport"),

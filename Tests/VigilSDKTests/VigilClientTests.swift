@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 @testable import VigilSDK
 
 /// A host that only waits, for the stream contract (no server: the capture never ends well).
@@ -13,9 +14,9 @@ struct WaitingHost: VigilCaptureHost {
     }
 }
 
-@MainActor struct VigilClientTests {
+@MainActor @Suite(.scratchFolder) struct VigilClientTests {
     static func client() -> VigilClient {
-        VigilClient(deviceIdStore: FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sdk-\(UUID().uuidString)/device-id"))
+        VigilClient(deviceIdStore: ScratchFolder.path("device-id"))
     }
     static let config = VigilConfig(serverURL: URL(string: "http://127.0.0.1:9")!, pollInterval: 0.1)
 

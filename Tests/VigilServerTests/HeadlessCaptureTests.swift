@@ -5,15 +5,16 @@ import VigilFace
 import VigilSDK
 import VigilSynth
 import VigilSynthCapture
+import VigilTestSupport
 import VigilVerifier
 
 /// `VigilClient` with `HeadlessCaptureHost` against a running server: the state stream, the
 /// signed result, and the backend's check of it with `VigilVerifier`.
-@MainActor struct HeadlessCaptureTests {
+@MainActor @Suite(.scratchFolder) struct HeadlessCaptureTests {
     func run(_ t: TestServer, _ policy: [String: Any], camera: any SyntheticCamera, seed: UInt64, paced: Bool = false) async throws
         -> (id: String, states: [VigilLivenessState], deviceId: String?) {
         let (id, token) = t.createSession(policy)
-        let client = VigilClient(deviceIdStore: FileManager.default.temporaryDirectory.appendingPathComponent("vigil-e2e-\(UUID().uuidString)/id"))
+        let client = VigilClient(deviceIdStore: ScratchFolder.path("device-id"))
         try await client.initialize(config: VigilConfig(serverURL: URL(string: "http://127.0.0.1:\(t.port)")!, pollInterval: 0.2))
         #expect(client.versionInfo.engineVersion == nil)
         await client.prewarm()

@@ -14,10 +14,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
 /// One suite, two real databases: every test runs against SQLite and PostgreSQL.
 @Suite(.scratchFolder) struct StoreConformanceTests {
     /// A new SQLite file in the running test's scratch folder.
-    static func temporaryPath() -> String {
-        let folder = ScratchFolder.current ?? FileManager.default.temporaryDirectory
-        return folder.appendingPathComponent("vigil-\(UUID().uuidString).sqlite").path
-    }
+    static func temporaryPath() -> String { ScratchFolder.path("vigil.sqlite").path }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
