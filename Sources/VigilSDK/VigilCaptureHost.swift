@@ -46,14 +46,17 @@ extension VigilCaptureSession {
     }
 
     /// Polls `GET /v1/client/session` every `pollInterval` until the status is final, backing
-    /// off on network errors; `.userTimeout` after `timeout` seconds.
-    public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) {
+    /// off on network errors (a node behind a load balancer may go away meanwhile), and returns
+    /// it; `.userTimeout` after `timeout` seconds.
+    @discardableResult
+    public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) -> DeviceAPIClient.Status {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var delay = pollInterval
         while ContinuousClock.now < deadline {
             if Task.isCancelled { throw .userCancelled }
             do {
-                if try await api.status().isFinal { return }
+                let status = try await api.status()
+                if status.isFinal { return status }
                 delay = pollInterval
             } catch let refusal as DeviceAPIClient.Refusal where refusal.errorCode == .invalidToken {
                 throw .invalidToken

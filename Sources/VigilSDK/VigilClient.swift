@@ -127,11 +127,13 @@ import FoundationNetworking
             if Task.isCancelled { return .error(.userCancelled) }
             return .error(error)
         }
+        // The host saw the status final; read it again as patiently, since the node that
+        // answered may be gone.
         let status: DeviceAPIClient.Status
         do {
-            status = try await session.api.status()
+            status = try await session.waitForFinalStatus(timeout: Self.outcomeReadTimeout)
         } catch {
-            return .error(.networkError("\(error)"))
+            return .error(error == .userTimeout ? .networkError("the outcome could not be read") : error)
         }
         guard status.status == "completed", let outcome = status.outcome, let signed = status.signedResult else {
             if status.status == "cancelled" { return .error(.userCancelled) }
@@ -142,6 +144,9 @@ import FoundationNetworking
         return .success(VigilResult(outcome: outcome, message: message, feedback: status.feedback ?? [], signedResult: signed, auditImage: nil,
                                     document: payload?.document))
     }
+
+    /// Seconds to keep trying to read the outcome of a capture that ended.
+    nonisolated static let outcomeReadTimeout: TimeInterval = 15
 
     private nonisolated static func passedText(_ locale: String) -> String {
         ["en": "Verification complete", "pt-BR": "Verificação concluída", "es": "Verificación completada", "fr": "Vérification terminée",

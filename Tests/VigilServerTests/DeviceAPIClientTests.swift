@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilHTTP
 import VigilSDK
+import VigilTestSupport
 
-/// How the SDK's device client tells a proxy's own failure from Vigil's refusal.
-@Suite struct DeviceAPIClientTests {
+/// How the SDK's device client tells a proxy's own failure from Vigil's refusal, and how the
+/// client rides over a proxy's failures.
+@Suite(.scratchFolder) struct DeviceAPIClientTests {
     /// A load balancer's 502 (no Vigil error body) is a network failure, which hosts retry; a
     /// 503 with Vigil's error body is a refusal with its code.
     @Test func aProxysGatewayErrorIsANetworkFailureAndVigilsRefusalIsNot() async throws {
@@ -23,5 +26,35 @@ import VigilSDK
         } catch let refusal as DeviceAPIClient.Refusal {
             #expect(refusal.status == 503 && refusal.code == "storage_unavailable")
         }
+    }
+
+    /// A host that only waits for the final status, as both hosts end.
+    struct StatusWaitingHost: VigilCaptureHost {
+        func capture(_ session: VigilCaptureSession) async throws(VigilError) {
+            try await session.waitForFinalStatus(timeout: 10)
+        }
+    }
+
+    /// Behind a load balancer whose node went away, every other read of the status is a 502:
+    /// the client reads the outcome again, as the host did, rather than losing the result.
+    @MainActor @Test func theOutcomeIsReadAgainWhenAGatewayFailsARead() async throws {
+        var router = Router()
+        let reads = Mutex(0)
+        router.add("GET", "/v1/client/session") { _ in
+            let read = reads.withLock { reads in
+                reads += 1
+                return reads
+            }
+            if read % 2 == 1 { return .text("<html>502 Bad Gateway</html>", status: 502) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                body: Array(#"{"status":"completed","outcome":"failed","feedback":["faceNotFound"],"signedResult":"h.p.s"}"#.utf8))
+        }
+        let server = try HTTPServer(configuration: .init(port: 0), router: router)
+        let client = VigilClient(deviceIdStore: ScratchFolder.path("device-id"))
+        try await client.initialize(config: VigilConfig(serverURL: try #require(URL(string: "http://127.0.0.1:\(server.port)")), pollInterval: 0.1))
+        var states: [VigilLivenessState] = []
+        for await state in client.startLivenessCheck(host: StatusWaitingHost(), sessionId: "s", sessionToken: "t") { states.append(state) }
+        guard case .success(let result)? = states.last else { Issue.record("\(states)"); return }
+        #expect(result.outcome == "failed" && result.signedResult == "h.p.s" && reads.withLock { $0 } == 4)
     }
 }

@@ -66,11 +66,15 @@ public final class RawHTTPClient {
         return true
     }
 
-    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Response {
+    /// Sends a request and reads its answer; `whileWaiting` runs between the two (a test kills
+    /// the server there).
+    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [],
+                        whileWaiting: () -> Void = {}) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         send(Array((head + "\r\n").utf8) + body)
+        whileWaiting()
         return try readResponse()
     }
 
