@@ -532,7 +532,7 @@ import VigilTestSupport
             (second..<(second + 500)).contains(ms) ? (1, motions[1], second) : (first..<(first + 500)).contains(ms) ? (0, motions[0], first) : nil
         }
         defer { try? FileManager.default.removeItem(at: video) }
-        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60, recordFailure: !retrying, log: log)
+        let (result, browser) = try Self.capture(t, id, token, video: video, timeout: 60, recordFailure: !retrying, beforeLoad: Self.uploadLog, log: log)
         defer { browser.shutdown() }
         #expect(result["outcome"] as? String == "passed", "\(motions) \(holds) \(result)")
         let frames = try Self.frameTimings(browser)
