@@ -99,8 +99,6 @@ struct CaptureService {
             if !entry.record.status.isFinal {
                 var next = entry.record
                 next.status = .capturing
-                next.engineState = entry.state.bytes
-                next.updatedAt = context.clock.now
                 try save(entry, next, personalData: personalData, frameHash: frameHash)
             }
             return FrameProgress(record: entry.record, attempt: entry.attempt, engine: entry.capture.session, update: retry == nil ? update : nil,
@@ -117,8 +115,6 @@ struct CaptureService {
         try withEngine(record) { (entry) throws(ServiceError) in
             var next = entry.record
             let value = try change(&next, entry)
-            next.engineState = entry.state.bytes
-            next.updatedAt = context.clock.now
             try save(entry, next, personalData: personalData)
             return value
         }
@@ -153,10 +149,7 @@ struct CaptureService {
                 entry.record = try complete(entry.record, decision, attempt: maxAttempts)
                 return true
             }
-            var next = entry.record
-            next.engineState = entry.state.bytes
-            next.updatedAt = context.clock.now
-            try save(entry, next, personalData: .keep)
+            try save(entry, entry.record, personalData: .keep)
             return false
         }
     }
@@ -361,10 +354,13 @@ struct CaptureService {
             : ServiceError(.engineStateCorrupt, "the session's stored engine state cannot be read")
     }
 
-    /// Stores the entry's record, on a conflict (the session was cancelled, erased or expired
-    /// meanwhile) dropping the entry and answering with the session's state as stored.
+    /// Stores `record` with the entry's engine state, on a conflict (the session was cancelled,
+    /// erased or expired meanwhile) dropping the entry and answering with the session's state as stored.
     private func save(_ entry: LiveSessions.Entry, _ record: SessionRecord, personalData: PersonalDataChange,
                       frameHash: FrameHash? = nil) throws(ServiceError) {
+        var record = record
+        record.engineState = entry.state.bytes
+        record.updatedAt = context.clock.now
         do {
             entry.record = try context.store.updateSession(record, enqueue: nil, personalData: personalData, frameHash: frameHash)
         } catch .staleVersion {
