@@ -116,17 +116,20 @@ public final class FaceAnalyzer: @unchecked Sendable {
             box = recentred(on: landmarks)
         }
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
-        let tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
+        var tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
                               framesSinceDetection: frames, anchor: previous.anchor)
         // A head that turned or nodded fast between two frames leaves the predictor drawing a
-        // face between where it was and where it is, tilted: such a shape is a doubtful track.
+        // face between where it was and where it is, tilted: such a shape is a doubtful track,
+        // and so are the shapes tracked from it until the roll is back near the last trusted one.
         // A detection replaces it, around the face or, when the box has drifted off it, over the
         // frame where exactly one face is found; a head turned past the frontal detector stays
-        // tracked (dropping it would lose the turn).
-        if abs(tracked.pose.roll - previous.pose.roll) > Self.maxRollJump {
+        // tracked, marked doubtful (dropping it would lose the face).
+        let trustedRoll = previous.trustedRoll ?? previous.pose.roll
+        if abs(tracked.pose.roll - previous.pose.roll) > Self.maxRollJump || abs(tracked.pose.roll - trustedRoll) > Self.maxRollJump {
             if let found = redetect(in: image, near: previous, spread: 2.2) { return found }
             let everywhere = detect(in: image)
             if everywhere.count == 1 { return everywhere[0] }
+            tracked.trustedRoll = trustedRoll
         }
         return tracked
     }
@@ -233,11 +236,13 @@ public final class FaceAnalyzer: @unchecked Sendable {
             Rect(x: (box.x - b.x) / max(b.width, 1), y: (box.y - b.y) / max(b.height, 1),
                  width: box.width / max(b.width, 1), height: box.height / max(b.height, 1))
         } ?? Rect(x: 0, y: 0, width: 1, height: 1)
+        let quality = FaceQualityMeter.measure(image, box: box)
         return FaceObservation(
             box: box, score: score, landmarks: landmarks, pose: poseEstimator.pose(for: landmarks),
             eyes: FaceGeometry.eyes(landmarks), mouth: FaceGeometry.mouth(landmarks),
-            quality: FaceQualityMeter.measure(image, box: box), color: FaceQualityMeter.color(image, box: box),
+            quality: quality, color: FaceQualityMeter.color(image, box: box),
             placement: FaceGeometry.placement(box: box, landmarks: landmarks, width: image.width, height: image.height),
-            source: source, framesSinceDetection: framesSinceDetection, anchor: anchor)
+            source: source, framesSinceDetection: framesSinceDetection, anchor: anchor,
+            eyeDetail: EyeDetailMeter.measure(image, landmarks: landmarks, faceContrast: quality.contrast))
     }
 }

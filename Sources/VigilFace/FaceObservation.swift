@@ -20,6 +20,9 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     public var pose: HeadPose
     /// Eye aspect ratio per eye (the person's own left and right); ~0.3 open, < 0.15 closed.
     public var eyes: EyeOpenness
+    /// How much detail each eye shows, which falls when it shuts; nil where an eye is too small
+    /// or outside the frame (and in observations made before it was measured).
+    public var eyeDetail: EyeDetail?
     /// Mouth aspect ratio: inner-lip gap over mouth width; ~0 closed, > 0.3 wide open.
     public var mouth: Double
     /// Image quality of the face region.
@@ -35,10 +38,18 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     /// The last detection's box relative to its landmarks' bounding box (origin and size in
     /// fractions of it): tracking rebuilds the box from new landmarks with it, so it cannot drift.
     public var anchor: Rect
+    /// Set on a doubtful track: the roll of the last shape a detection or a steady track gave.
+    /// A head turned or nodded fast between two frames can leave the landmark predictor drawing
+    /// a tilted face between where it was and where it is; the track stays doubtful until its
+    /// roll comes back near this or a detection replaces it. Its pose then says nothing.
+    public var trustedRoll: Double?
+    /// Whether this is a doubtful track (`trustedRoll`).
+    public var isDoubtful: Bool { trustedRoll != nil }
 
     /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
     public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
-                quality: FaceQuality, color: FaceColor, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect) {
+                quality: FaceQuality, color: FaceColor, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect,
+                eyeDetail: EyeDetail? = nil, trustedRoll: Double? = nil) {
         self.box = box
         self.score = score
         self.landmarks = landmarks
@@ -51,6 +62,8 @@ public struct FaceObservation: Codable, Hashable, Sendable {
         self.source = source
         self.framesSinceDetection = framesSinceDetection
         self.anchor = anchor
+        self.eyeDetail = eyeDetail
+        self.trustedRoll = trustedRoll
     }
 }
 
@@ -62,6 +75,21 @@ public struct EyeOpenness: Codable, Hashable, Sendable {
     public var right: Double
 
     /// Creates a pair of ratios.
+    public init(left: Double, right: Double) {
+        self.left = left
+        self.right = right
+    }
+}
+
+/// Grey-level spread along each eye over the whole face's (the person's own left and right):
+/// an open eye shows white and iris, a shut one eyelid skin.
+public struct EyeDetail: Codable, Hashable, Sendable {
+    /// The person's left eye.
+    public var left: Double
+    /// The person's right eye.
+    public var right: Double
+
+    /// Creates a pair of spreads.
     public init(left: Double, right: Double) {
         self.left = left
         self.right = right

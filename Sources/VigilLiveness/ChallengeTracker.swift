@@ -89,6 +89,10 @@ public struct ChallengeTracker: Codable, Sendable {
     public struct Baseline: Codable, Hashable, Sendable {
         /// Mean eye aspect ratio.
         public var eyes: Double
+        /// Each eye's detail, where every baseline frame measured it.
+        public var eyeDetail: EyeDetail?
+        /// The face's sharpness (`FaceQuality.sharpness`).
+        public var sharpness: Double?
         /// Mouth aspect ratio.
         public var mouth: Double
         /// Yaw in degrees.
@@ -143,11 +147,13 @@ public struct ChallengeTracker: Codable, Sendable {
             return update(guidance, progress: 0)
         }
         guard faces.count == 1, let face = faces.first else { return update(guidance, progress: 0) }
+        // A doubtful track's pose says nothing: it neither moves a challenge nor fails one.
+        guard !face.isDoubtful else { return update(guidance, progress: 0) }
 
         guard let baseline else {
             if guidance == nil && abs(face.pose.yaw) < 15 && abs(face.pose.pitch) < 15 {
-                samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, mouth: face.mouth,
-                                        yaw: face.pose.yaw, pitch: face.pose.pitch))
+                samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, eyeDetail: face.eyeDetail, sharpness: face.quality.sharpness,
+                                        mouth: face.mouth, yaw: face.pose.yaw, pitch: face.pose.pitch))
                 // The baseline's frames are a resting, well-placed face: the first hold counts them.
                 neutralSinceMs = neutralSinceMs ?? timestampMs
                 if samples.count >= Self.baselineFrames, let since = neutralSinceMs, timestampMs - since >= Self.baselineMs { settleBaseline() }
@@ -204,8 +210,12 @@ public struct ChallengeTracker: Codable, Sendable {
 
     private mutating func settleBaseline() {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        baseline = Baseline(eyes: median(samples.map(\.eyes)), mouth: median(samples.map(\.mouth)),
-                            yaw: median(samples.map(\.yaw)), pitch: median(samples.map(\.pitch)))
+        // Samples kept by an engine before these were measured have neither.
+        let details = samples.compactMap(\.eyeDetail), sharpness = samples.compactMap(\.sharpness)
+        let eyeDetail = details.count == samples.count ? EyeDetail(left: median(details.map(\.left)), right: median(details.map(\.right))) : nil
+        baseline = Baseline(eyes: median(samples.map(\.eyes)), eyeDetail: eyeDetail,
+                            sharpness: sharpness.count == samples.count ? median(sharpness) : nil,
+                            mouth: median(samples.map(\.mouth)), yaw: median(samples.map(\.yaw)), pitch: median(samples.map(\.pitch)))
         samples = []
     }
 
@@ -226,15 +236,15 @@ public struct ChallengeTracker: Codable, Sendable {
             }
         }
         if phase.blinkIgnoredUntilOpen {
-            guard signal.eyesOpen else { return 0 }
+            guard signal.eyesReopened else { return 0 }
             phase = MotionPhase()
             return 0
         }
         let done: Bool
         switch kind {
         case .blink:
-            if signal.eyesClosed { phase.reachedExtreme = true }
-            done = phase.reachedExtreme && signal.eyesOpen
+            if signal.eyesShut { phase.reachedExtreme = true }
+            done = phase.reachedExtreme && signal.eyesReopened
         case .mouthOpen:
             done = signal.extremes.contains(.mouthOpen)
         case .turnLeft, .turnRight, .nod:
@@ -291,11 +301,20 @@ struct Signal {
     enum Extreme: String, Codable, Hashable, Sendable { case yawLeft, yawRight, pitchDown, mouthOpen }
 
     let eyes: Double, mouth: Double, yaw: Double, pitch: Double
+    /// Each eye's detail over its baseline; nil where either was not measured or the face is
+    /// too blurred for it to mean anything.
+    let eyeDetail: EyeDetail?
     let thresholds: MotionThresholds
     let baseline: ChallengeTracker.Baseline
 
     init(face: FaceObservation, baseline: ChallengeTracker.Baseline, thresholds: MotionThresholds) {
         eyes = (face.eyes.left + face.eyes.right) / 2
+        if let detail = face.eyeDetail, let open = baseline.eyeDetail, open.left > 0, open.right > 0, let sharpness = baseline.sharpness,
+           face.quality.sharpness >= sharpness * thresholds.eyeDetailMinimumSharpness {
+            eyeDetail = EyeDetail(left: detail.left / open.left, right: detail.right / open.right)
+        } else {
+            eyeDetail = nil
+        }
         mouth = face.mouth - baseline.mouth
         yaw = face.pose.yaw - baseline.yaw
         pitch = face.pose.pitch - baseline.pitch
@@ -303,8 +322,13 @@ struct Signal {
         self.baseline = baseline
     }
 
+    /// Closed by the landmarks: what pose readings are doubted on (shut lids pull them).
     var eyesClosed: Bool { eyes < baseline.eyes * thresholds.eyesClosedRatio }
     var eyesOpen: Bool { eyes > baseline.eyes * thresholds.eyesOpenRatio }
+    /// Shut by the landmarks or by both eyes' look (a turn dims one eye's detail, a blink both).
+    var eyesShut: Bool { eyesClosed || eyeDetail.map { max($0.left, $0.right) < thresholds.eyeDetailShutRatio } == true }
+    /// Open again by both measures.
+    var eyesReopened: Bool { eyesOpen && eyeDetail.map { min($0.left, $0.right) > thresholds.eyeDetailOpenRatio } != false }
     var isNeutral: Bool {
         abs(yaw) < thresholds.neutralDegrees && abs(pitch) < thresholds.neutralDegrees
             && mouth < thresholds.mouthOpenIncrease / 2
@@ -341,7 +365,9 @@ struct Signal {
     func movement(for kind: Motion) -> Double {
         let value: Double
         switch kind {
-        case .blink: value = (1 - eyes / max(baseline.eyes, 0.01)) / (1 - thresholds.eyesClosedRatio)
+        case .blink:
+            let landmarks = (1 - eyes / max(baseline.eyes, 0.01)) / (1 - thresholds.eyesClosedRatio)
+            value = max(landmarks, eyeDetail.map { (1 - max($0.left, $0.right)) / (1 - thresholds.eyeDetailShutRatio) } ?? 0)
         case .mouthOpen: value = mouth / thresholds.mouthOpenIncrease
         case .turnLeft: value = yaw / thresholds.turnDegrees
         case .turnRight: value = -yaw / thresholds.turnDegrees

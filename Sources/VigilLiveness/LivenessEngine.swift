@@ -2,5 +2,6 @@
 public enum LivenessEngine {
     /// Changes whenever a check, a threshold or the decision changes, so an answer can be traced
     /// to the engine that gave it (`/healthz`, the SDK's `versionInfo`).
-    public static let version = "1.0"
+    // 1.1: a blink also counts when both eyes lose their detail (EyeDetail).
+    public static let version = "1.1"
 }

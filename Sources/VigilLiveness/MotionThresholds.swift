@@ -4,6 +4,14 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var eyesClosedRatio = 0.72
     /// Eyes count as open again above this fraction.
     public var eyesOpenRatio = 0.85
+    /// Eyes count as shut by their look too when each eye's detail (`EyeDetail`) falls below
+    /// this fraction of its baseline: on some faces the eye landmarks barely close.
+    public var eyeDetailShutRatio = 0.75
+    /// And as open again when each eye's detail is back above this fraction.
+    public var eyeDetailOpenRatio = 0.85
+    /// Eye detail counts only on a face at least this fraction as sharp as the baseline's:
+    /// blur takes detail from open eyes too.
+    public var eyeDetailMinimumSharpness = 0.5
     /// Mouth aspect ratio increase over baseline that counts as open.
     public var mouthOpenIncrease = 0.2
     /// Yaw change (degrees) that counts as a turn.

@@ -119,6 +119,9 @@ enum LivenessCommand {
         if let face = frame?.faces.first {
             line += String(format: " yaw %.1f pitch %.1f roll %.1f eyes %.3f/%.3f mouth %.3f", face.pose.yaw, face.pose.pitch, face.pose.roll,
                            face.eyes.left, face.eyes.right, face.mouth)
+            if let detail = face.eyeDetail { line += String(format: " detail %.2f/%.2f", detail.left, detail.right) }
+            line += String(format: " sharpness %.0f", face.quality.sharpness)
+            if face.isDoubtful { line += " doubtful" }
         } else {
             line += " no face"
         }

@@ -160,6 +160,24 @@ import VigilCore
         #expect(next.source == .detected && abs(next.pose.roll - face.pose.roll) < 3, "\(next.source) \(next.pose)")
     }
 
+    /// Where no detection can replace a doubtful shape (here a detector that takes nothing, as
+    /// the frontal one does not take a head turned far), it is kept marked doubtful, and so are
+    /// the shapes tracked from it, until the roll is back near the last trusted one.
+    @Test func aDoubtfulTrackStaysDoubtfulUntilItsRollComesBack() throws {
+        let (_, frame, face) = try cameraScene()
+        let blind = try Fixtures.analyzer(DetectionOptions(minScore: 1000))
+        var tilted = face
+        tilted.pose.roll += 20
+        let doubtful = try #require(blind.track(in: frame, previous: tilted))
+        #expect(doubtful.source == .tracked && doubtful.trustedRoll == tilted.pose.roll, "\(doubtful.pose)")
+        // Steady from there, but still 20 degrees from the last trusted shape.
+        let still = try #require(blind.track(in: frame, previous: doubtful))
+        #expect(still.trustedRoll == tilted.pose.roll)
+        var nearTrusted = still
+        nearTrusted.trustedRoll = face.pose.roll + 4
+        #expect(try #require(blind.track(in: frame, previous: nearTrusted)).isDoubtful == false)
+    }
+
     @Test func trackingGivesUpAfterTheConfiguredNumberOfFrames() throws {
         let (analyzer, _, first) = try cameraScene(DetectionOptions(maxTrackedFrames: 3))
         var face = first

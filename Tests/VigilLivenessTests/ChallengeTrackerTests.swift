@@ -8,14 +8,24 @@ import VigilFace
 struct Subject {
     var eyes = 0.3, mouth = 0.05, yaw = 2.0, pitch = -3.0
     var size = 0.45, brightness = 0.5, offsetX = 0.0
+    var eyeDetail: EyeDetail?, sharpness = 300.0
+    /// Set: a doubtful track (`FaceObservation.trustedRoll`).
+    var trustedRoll: Double?
 
     func observation() -> FaceObservation {
         FaceObservation(
             box: Rect(x: 200, y: 120, width: 240, height: 240), score: 1, landmarks: [],
             pose: HeadPose(yaw: yaw, pitch: pitch, roll: 0), eyes: EyeOpenness(left: eyes, right: eyes), mouth: mouth,
-            quality: FaceQuality(sharpness: 300, brightness: brightness, contrast: 0.2), color: FaceColor(red: 0.6, green: 0.45, blue: 0.4),
+            quality: FaceQuality(sharpness: sharpness, brightness: brightness, contrast: 0.2), color: FaceColor(red: 0.6, green: 0.45, blue: 0.4),
             placement: FacePlacement(relativeSize: size, centerOffset: Point2D(x: offsetX, y: 0), interocularDistance: 100),
-            source: .detected, framesSinceDetection: 0, anchor: Rect(x: 0, y: 0, width: 1, height: 1))
+            source: trustedRoll == nil ? .detected : .tracked, framesSinceDetection: trustedRoll == nil ? 0 : 1,
+            anchor: Rect(x: 0, y: 0, width: 1, height: 1), eyeDetail: eyeDetail, trustedRoll: trustedRoll)
+    }
+
+    func with(eyeDetail: EyeDetail?) -> Subject {
+        var s = self
+        s.eyeDetail = eyeDetail
+        return s
     }
 
     /// The subject's pose while performing `motion`, `t` in [0, 1] through it.
@@ -129,6 +139,62 @@ struct Session {
         session.perform(.blink, by: person, frames: 3)
         session.perform(.turnLeft, by: person)
         session.feed(person, frames: 2)
+        #expect(session.tracker.passed)
+    }
+
+    /// A face whose eye landmarks barely close (to 80% of open, above the 72% the landmark rule
+    /// wants) while both eyes plainly lose their detail, as on some real faces.
+    static func barelyClosing(_ person: Subject, detail: (left: Double, right: Double), sharpness: Double = 300) -> Subject {
+        var shut = person
+        shut.eyes = person.eyes * 0.8
+        shut.eyeDetail = EyeDetail(left: detail.left, right: detail.right)
+        shut.sharpness = sharpness
+        return shut
+    }
+
+    @Test func aBlinkTheLandmarksBarelyShowPassesOnBothEyesLosingDetail() {
+        var open = person
+        open.eyeDetail = EyeDetail(left: 1.1, right: 1.3)
+        var session = Session([.blink])
+        session.waitForPrompt(open)
+        session.feed(Self.barelyClosing(open, detail: (0.65, 0.8)), frames: 2)
+        session.feed(open, frames: 2)
+        #expect(session.tracker.passed)
+        // Landmarks alone: the same blink is not seen.
+        var withoutDetail = Session([.blink], timeout: 3)
+        withoutDetail.waitForPrompt(person)
+        withoutDetail.feed(Self.barelyClosing(person, detail: (0.65, 0.8)).with(eyeDetail: nil), frames: 2)
+        withoutDetail.feed(person, frames: 40)
+        #expect(withoutDetail.tracker.challenges[0].state == .timedOut)
+    }
+
+    /// A turned head's far eye loses detail; a blink is both eyes. And blur takes detail from open
+    /// eyes: on a face less than half as sharp as the baseline, detail says nothing.
+    @Test(arguments: [(0.65, 1.2, 300.0), (0.65, 0.8, 120.0)])
+    func oneEyeLosingDetailOrABlurredFaceIsNotABlink(_ left: Double, _ right: Double, _ sharpness: Double) {
+        var open = person
+        open.eyeDetail = EyeDetail(left: 1.1, right: 1.3)
+        var session = Session([.blink], timeout: 3)
+        session.waitForPrompt(open)
+        session.feed(Self.barelyClosing(open, detail: (left, right), sharpness: sharpness), frames: 2)
+        session.feed(open, frames: 40)
+        #expect(session.tracker.challenges[0].state == .timedOut)
+    }
+
+    /// A doubtful track's pose (a shape drawn between two far-apart frames of a fast turn) reads
+    /// as anything, a bowed head included: it neither fails a challenge nor passes one.
+    @Test func aDoubtfulTracksPoseNeitherFailsNorPassesAChallenge() {
+        var session = Session([.turnLeft])
+        session.waitForPrompt(person)
+        var bowed = person.performing(.nod, 0.5)
+        bowed.trustedRoll = 0
+        session.feed(bowed, frames: 4)
+        var turned = person.performing(.turnLeft, 0.5)
+        turned.trustedRoll = 0
+        session.feed(turned, frames: 2)
+        session.feed(person, frames: 2)
+        #expect(session.tracker.challenges[0].state == .active)
+        session.perform(.turnLeft, by: person)
         #expect(session.tracker.passed)
     }
 

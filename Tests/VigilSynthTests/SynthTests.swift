@@ -57,6 +57,23 @@ enum SynthFixtures {
         #expect(open.mouth - neutral.mouth > 0.2)
     }
 
+    /// This subject's eye landmarks barely close (the evaluation's most rejected blink), but both
+    /// eyes lose a third of their detail or more; a turned head does not dim both as far.
+    @Test func shutEyesLoseDetailInBothEyesAndATurnedHeadDoesNot() throws {
+        let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
+        let rig = try SynthFixtures.rig("obama-rgba.png", analyzer: analyzer)
+        func detail(_ change: (inout FaceState) -> Void) throws -> EyeDetail {
+            var state = FaceState()
+            change(&state)
+            let face = try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
+            return try #require(face.eyeDetail)
+        }
+        let open = try detail { _ in }, shut = try detail { $0.eyesClosed = 1 }, turned = try detail { $0.yaw = 30 }
+        let shutRatio = MotionThresholds.standard.eyeDetailShutRatio
+        #expect(shut.left / open.left < shutRatio && shut.right / open.right < shutRatio, "open \(open), shut \(shut)")
+        #expect(max(turned.left / open.left, turned.right / open.right) > shutRatio, "open \(open), turned \(turned)")
+    }
+
     /// A person resting in front of a portrait phone camera, scaled as the page scales it: the
     /// detector's box flips between two pyramid steps from frame to frame, and the face must
     /// still read as resting in every frame (it once read a mouth open and a nod, and the 5 fps
