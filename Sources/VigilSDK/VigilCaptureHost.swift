@@ -47,12 +47,13 @@ extension VigilCaptureSession {
 
     /// Polls `GET /v1/client/session` every `pollInterval` until the status is final, backing
     /// off on network errors (a node behind a load balancer may go away meanwhile), and returns
-    /// it; `.userTimeout` after `timeout` seconds.
+    /// it; `.userTimeout` after `timeout` seconds. The last thing it does before giving up is
+    /// ask: an app suspended in the background past the deadline reads the status once more.
     @discardableResult
     public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) -> DeviceAPIClient.Status {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var delay = pollInterval
-        while ContinuousClock.now < deadline {
+        while true {
             if Task.isCancelled { throw .userCancelled }
             do {
                 let status = try await api.status()
@@ -63,8 +64,8 @@ extension VigilCaptureSession {
             } catch {
                 delay = min(delay * 2, 16)
             }
-            try? await Task.sleep(for: .seconds(delay))
+            guard ContinuousClock.now < deadline else { throw .userTimeout }
+            try? await Task.sleep(for: .seconds(min(delay, max(0, (deadline - ContinuousClock.now) / .seconds(1)))))
         }
-        throw .userTimeout
     }
 }

@@ -127,13 +127,10 @@ import FoundationNetworking
             if Task.isCancelled { return .error(.userCancelled) }
             return .error(error)
         }
-        // The host saw the status final; read it again as patiently, since the node that
-        // answered may be gone.
         let status: DeviceAPIClient.Status
-        do {
-            status = try await session.waitForFinalStatus(timeout: Self.outcomeReadTimeout)
-        } catch {
-            return .error(error == .userTimeout ? .networkError("the outcome could not be read") : error)
+        switch await readOutcome(session) {
+        case .success(let read): status = read
+        case .failure(let error): return .error(error)
         }
         guard status.status == "completed", let outcome = status.outcome, let signed = status.signedResult else {
             if status.status == "cancelled" { return .error(.userCancelled) }
@@ -145,8 +142,26 @@ import FoundationNetworking
                                     document: payload?.document))
     }
 
-    /// Seconds to keep trying to read the outcome of a capture that ended.
-    nonisolated static let outcomeReadTimeout: TimeInterval = 15
+    /// Tries at reading the outcome of a capture that ended: 0.5, 1, 2 and 4 s apart.
+    nonisolated static let outcomeReadAttempts = 5
+
+    /// The status of a capture that ended. The host saw it final, but the node that answered
+    /// may be gone since (a load balancer answers 502 meanwhile), so a network failure is tried
+    /// again a few times: counted, not timed, so a busy or suspended app still gets its tries.
+    private nonisolated static func readOutcome(_ session: VigilCaptureSession) async -> Result<DeviceAPIClient.Status, VigilError> {
+        var failure = VigilError.networkError("the outcome could not be read")
+        for attempt in 0..<outcomeReadAttempts {
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(500 << (attempt - 1))) }
+            do {
+                return .success(try await session.api.status())
+            } catch let refusal as DeviceAPIClient.Refusal where refusal.errorCode == .invalidToken {
+                return .failure(.invalidToken)
+            } catch {
+                failure = .networkError("\(error)")
+            }
+        }
+        return .failure(failure)
+    }
 
     private nonisolated static func passedText(_ locale: String) -> String {
         ["en": "Verification complete", "pt-BR": "Verificação concluída", "es": "Verificación completada", "fr": "Vérification terminée",

@@ -28,15 +28,14 @@ import VigilTestSupport
         }
     }
 
-    /// A host that only waits for the final status, as both hosts end.
-    struct StatusWaitingHost: VigilCaptureHost {
-        func capture(_ session: VigilCaptureSession) async throws(VigilError) {
-            try await session.waitForFinalStatus(timeout: 10)
-        }
+    /// A host whose capture ended (it saw the status final).
+    struct EndedHost: VigilCaptureHost {
+        func capture(_ session: VigilCaptureSession) async throws(VigilError) {}
     }
 
     /// Behind a load balancer whose node went away, every other read of the status is a 502:
-    /// the client reads the outcome again, as the host did, rather than losing the result.
+    /// the client reads the outcome again rather than losing the result. Counted tries, not a
+    /// deadline: the outcome does not depend on how busy the machine is.
     @MainActor @Test func theOutcomeIsReadAgainWhenAGatewayFailsARead() async throws {
         var router = Router()
         let reads = Mutex(0)
@@ -53,8 +52,8 @@ import VigilTestSupport
         let client = VigilClient(deviceIdStore: ScratchFolder.path("device-id"))
         try await client.initialize(config: VigilConfig(serverURL: try #require(URL(string: "http://127.0.0.1:\(server.port)")), pollInterval: 0.1))
         var states: [VigilLivenessState] = []
-        for await state in client.startLivenessCheck(host: StatusWaitingHost(), sessionId: "s", sessionToken: "t") { states.append(state) }
+        for await state in client.startLivenessCheck(host: EndedHost(), sessionId: "s", sessionToken: "t") { states.append(state) }
         guard case .success(let result)? = states.last else { Issue.record("\(states)"); return }
-        #expect(result.outcome == "failed" && result.signedResult == "h.p.s" && reads.withLock { $0 } == 4)
+        #expect(result.outcome == "failed" && result.signedResult == "h.p.s" && reads.withLock { $0 } == 2)
     }
 }

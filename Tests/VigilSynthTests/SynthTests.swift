@@ -15,6 +15,13 @@ enum SynthFixtures {
     static func rig(_ name: String, analyzer: FaceAnalyzer) throws -> FaceRig {
         try FaceRig(photo: try Image(contentsOf: fixtures.appendingPathComponent(name)), name: name, analyzer: analyzer)
     }
+
+    /// The face `analyzer` finds in `rig`'s render of the neutral face as `change` leaves it.
+    static func face(_ rig: FaceRig, _ analyzer: FaceAnalyzer, _ change: (inout FaceState) -> Void) throws -> FaceObservation {
+        var state = FaceState()
+        change(&state)
+        return try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
+    }
 }
 
 @Suite(.serialized) struct SynthTests {
@@ -46,11 +53,7 @@ enum SynthFixtures {
     @Test func closedEyesAndAnOpenJawMoveTheirMeasures() throws {
         let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
         let rig = try SynthFixtures.rig("biden.jpg", analyzer: analyzer)
-        func face(_ change: (inout FaceState) -> Void) throws -> FaceObservation {
-            var state = FaceState()
-            change(&state)
-            return try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
-        }
+        func face(_ change: (inout FaceState) -> Void) throws -> FaceObservation { try SynthFixtures.face(rig, analyzer, change) }
         let neutral = try face { _ in }, shut = try face { $0.eyesClosed = 1 }, open = try face { $0.jawOpen = 1 }
         let eyes = { (f: FaceObservation) in (f.eyes.left + f.eyes.right) / 2 }
         #expect(eyes(shut) < eyes(neutral) * 0.8)
@@ -62,12 +65,7 @@ enum SynthFixtures {
     @Test func shutEyesLoseDetailInBothEyesAndATurnedHeadDoesNot() throws {
         let analyzer = try FaceAnalyzer(models: SynthFixtures.models)
         let rig = try SynthFixtures.rig("obama-rgba.png", analyzer: analyzer)
-        func detail(_ change: (inout FaceState) -> Void) throws -> EyeDetail {
-            var state = FaceState()
-            change(&state)
-            let face = try #require(analyzer.detect(in: rig.render(state).frame.image()).first)
-            return try #require(face.eyeDetail)
-        }
+        func detail(_ change: (inout FaceState) -> Void) throws -> EyeDetail { try #require(try SynthFixtures.face(rig, analyzer, change).eyeDetail) }
         let open = try detail { _ in }, shut = try detail { $0.eyesClosed = 1 }, turned = try detail { $0.yaw = 30 }
         let shutRatio = MotionThresholds.standard.eyeDetailShutRatio
         #expect(shut.left / open.left < shutRatio && shut.right / open.right < shutRatio, "open \(open), shut \(shut)")
