@@ -46,18 +46,16 @@ extension VigilCaptureSession {
     }
 
     /// Polls `GET /v1/client/session` every `pollInterval` until the status is final, backing
-    /// off on network errors (a node behind a load balancer may go away meanwhile), and returns
-    /// it; `.userTimeout` after `timeout` seconds. The last thing it does before giving up is
-    /// ask: an app suspended in the background past the deadline reads the status once more.
-    @discardableResult
-    public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) -> DeviceAPIClient.Status {
+    /// off on network errors (a node behind a load balancer may go away meanwhile);
+    /// `.userTimeout` after `timeout` seconds. The last thing it does before giving up is ask:
+    /// an app suspended in the background past the deadline reads the status once more.
+    public func waitForFinalStatus(timeout: TimeInterval) async throws(VigilError) {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var delay = pollInterval
         while true {
             if Task.isCancelled { throw .userCancelled }
             do {
-                let status = try await api.status()
-                if status.isFinal { return status }
+                if try await api.status().isFinal { return }
                 delay = pollInterval
             } catch let refusal as DeviceAPIClient.Refusal where refusal.errorCode == .invalidToken {
                 throw .invalidToken

@@ -36,14 +36,13 @@ extension DeviceAPI {
         let image = try decodeJPEG(request, maxPixels: DocumentReader.maxPixels)
         let read = try DocumentAPI.read(image)
         context.metrics.add("vigil_document_photos_total")
-        let answer = { (guidance: DocumentGuidance) in
-            HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type), headers: [("Cache-Control", "no-store")])
+        func answer(_ guidance: DocumentGuidance, lockedOut: Bool = false) -> HTTPResponse {
+            HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type, lockedOut: lockedOut ? true : nil),
+                              headers: [("Cache-Control", "no-store")])
         }
         // A document refused for what it is counts against the session's attempts.
-        let refused = { (guidance: DocumentGuidance) throws(ServiceError) in
-            let locked = try context.capture.refuseDocument(record, read)
-            return HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type, lockedOut: locked ? true : nil),
-                                     headers: [("Cache-Control", "no-store")])
+        func refused(_ guidance: DocumentGuidance) throws(ServiceError) -> HTTPResponse {
+            answer(guidance, lockedOut: try context.capture.refuseDocument(record, read))
         }
         guard read.checks.readable else { return answer(read.guidance ?? .unreadable) }
         guard read.checks.checkDigits, read.checks.dates, read.checks.fields else { return answer(.unreadable) }
