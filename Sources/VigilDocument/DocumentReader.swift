@@ -8,9 +8,10 @@ import VigilFace
 public struct DocumentReader: Sendable {
     /// What a photo gave.
     public enum Reading: Sendable, Equatable {
-        /// A zone, parsed, with the smallest margin of any of its characters and where the zone
-        /// lies on the photo (its corners: top left, top right, bottom right, bottom left).
-        case read(MRZ, leastMargin: Double, zone: [Point2D])
+        /// A zone, parsed, with the smallest margin of any of its characters, where the zone lies
+        /// on the photo (its corners: top left, top right, bottom right, bottom left) and where
+        /// the page lies, when the zone's text makes a quadrilateral.
+        case read(MRZ, leastMargin: Double, zone: [Point2D], page: DocumentPage?)
         /// No zone could be read: what would help, why, for a person, and where the zone lies
         /// when one was found.
         case unreadable(DocumentGuidance, reason: String, zone: [Point2D]?)
@@ -18,9 +19,14 @@ public struct DocumentReader: Sendable {
         /// Where the zone lies on the photo, when one was found.
         public var zone: [Point2D]? {
             switch self {
-            case .read(_, _, let zone): zone
+            case .read(_, _, let zone, _): zone
             case .unreadable(_, _, let zone): zone
             }
+        }
+
+        /// Where the page lies on the photo, when a zone was read and the page located.
+        public var page: DocumentPage? {
+            if case .read(_, _, _, let page) = self { page } else { nil }
         }
     }
 
@@ -86,6 +92,7 @@ public struct DocumentReader: Sendable {
         // read both as found and straightened, and the reading whose characters match their
         // templates best is kept.
         let outline = ZoneRectifier.outline(zone, lines)
+        let text = Self.textCorners(outline, lines, zone: zone, frame: frame, turnedBack: turn, width: image.width, height: image.height)
         let straightened = outline.flatMap { ZoneRectifier.straightened(zone, $0) }
         let steep = (outline?.convergence ?? 1) >= Self.straightenedOnly
         let candidates = (steep && straightened != nil ? [straightened] : [zone, straightened]).compactMap { $0 }.compactMap { try? reader.read($0) }
@@ -105,10 +112,32 @@ public struct DocumentReader: Sendable {
         }
         do {
             let mrz = try MRZ(lines: lines.map(\.text), today: today)
-            return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0, zone: corners)
+            return .read(mrz, leastMargin: lines.flatMap(\.margins).min() ?? 0, zone: corners,
+                         page: DocumentPage.locate(in: image, zone: text, format: mrz.format))
         } catch {
             return failed("the lines read are not a machine-readable zone")
         }
+    }
+
+    /// Where the zone's text lies on the photo: the first line's capitals to the last line's
+    /// baseline, from the first character to the last (the outline's, which follow a page seen
+    /// at an angle; else the lines' rows and ink; else the whole zone found) on the upright
+    /// page, turned back.
+    static func textCorners(_ outline: ZoneRectifier.Outline?, _ lines: ZoneDiagnosis.Lines, zone: PageImage, frame: Rect, turnedBack turn: Double,
+                            width: Int, height: Int) -> [Point2D] {
+        var corners: [Point2D]
+        if let outline {
+            corners = [outline.quads[0][0], outline.quads[0][1], outline.quads[outline.quads.count - 1][2], outline.quads[outline.quads.count - 1][3]]
+        } else if let first = lines.bands.first, let last = lines.bands.last {
+            let extents = lines.bands.map { MRZTextReader.extent(lines.ink, width: zone.width, rows: $0) }
+            let left = Double(extents.map(\.lowerBound).min()!), right = Double(extents.map(\.upperBound).max()!)
+            let top = Double(first.lowerBound), bottom = Double(last.upperBound)
+            corners = [Point2D(x: left, y: top), Point2D(x: right, y: top), Point2D(x: right, y: bottom), Point2D(x: left, y: bottom)]
+        } else {
+            let w = Double(zone.width), h = Double(zone.height)
+            corners = [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]
+        }
+        return corners.map { Deskew.source(of: Point2D(x: $0.x + frame.x, y: $0.y + frame.y), turnedBy: turn, width: width, height: height) }
     }
 }
 
@@ -118,7 +147,7 @@ extension DocumentResult {
         switch reading {
         case .unreadable(let guidance, let reason, _):
             self = .unreadable(reason, guidance: guidance)
-        case .read(let mrz, _, _):
+        case .read(let mrz, _, _, _):
             self.init(checks: Checks(readable: true, checkDigits: mrz.checks.checkDigits, dates: mrz.checks.dates, fields: mrz.checks.fields,
                                      expired: mrz.isExpired(on: today)))
             type = mrz.format.rawValue.uppercased()

@@ -36,7 +36,7 @@ enum DocumentCommand {
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
             let result = DocumentResult(reading, photo: image, today: today)
             var report = Report(document: result, lines: nil, leastMargin: nil)
-            if case .read(let mrz, let least, _) = reading {
+            if case .read(let mrz, let least, _, _) = reading {
                 report = Report(document: result, lines: mrz.lines, leastMargin: (least * 1000).rounded() / 1000)
             }
             if args.positionals.count > 1 {

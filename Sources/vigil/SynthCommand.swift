@@ -45,7 +45,7 @@ enum SynthCommand {
         let reader: DocumentReader
         do { reader = try DocumentReader() } catch { throw CLIError(code: "font_unavailable", message: error.description) }
         print("documents: \(count) a condition (TD1, TD2, TD3 in turn), seed \(try seed(args)), portraits from \(directory.path)")
-        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95   guidance when not read")
+        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95   page found   guidance when not read")
         var misreads: [String] = []
         let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: reader,
                                               today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") },
@@ -61,6 +61,7 @@ enum SynthCommand {
                   + "   \(row.unreadable)".padding(toLength: 13, withPad: " ", startingAt: 0)
                   + "\(row.wrongButValid)".padding(toLength: 18, withPad: " ", startingAt: 0)
                   + String(format: "%.0f / %.0f", row.medianMs, row.p95Ms).padding(toLength: 20, withPad: " ", startingAt: 0)
+                  + (row.pagesOnATable > 0 ? "\(row.pagesLocated)/\(row.pagesOnATable)" : "-").padding(toLength: 13, withPad: " ", startingAt: 0)
                   + row.guidance.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         }
         for line in misreads.prefix(20) { print("wrong but valid: " + line) }
@@ -75,7 +76,7 @@ enum SynthCommand {
         let photos = names.compactMap { name -> (name: String, person: String, image: Image)? in
             (try? ImageLoader.load(directory.appendingPathComponent(name).path)).map { (name, String(name.prefix { $0.isLetter }), $0) }
         }
-        let pairs = try PortraitMatchEvaluation.run(photos: photos, analyzer: try FaceAnalyzer(models: try FaceModels()))
+        let pairs = try PortraitMatchEvaluation.run(photos: photos, reader: reader, analyzer: try FaceAnalyzer(models: try FaceModels()))
         func report(_ label: String, _ chosen: [PortraitMatchEvaluation.Pair]) {
             let distances = chosen.compactMap(\.distance).sorted()
             let spread = distances.isEmpty ? "-" : String(format: "min %.3f, median %.3f, max %.3f", distances.first!, distances[distances.count / 2], distances.last!)

@@ -13,7 +13,7 @@ import Testing
         let photo = Self.onATable(try MRZLocatorTests.page(MRZTests.td3))
         // The table is "ink" in every row of the page: no line stands out.
         #expect(MRZLocator.zone(in: photo) == nil)
-        guard case .read(let mrz, _, _) = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(photo, today: MRZDate(year: 2026, month: 12, day: 4))
+        guard case .read(let mrz, _, _, _) = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(photo, today: MRZDate(year: 2026, month: 12, day: 4))
         else { Issue.record("not read"); return }
         #expect(mrz.lines == MRZTests.td3)
     }

@@ -23,7 +23,7 @@ import Testing
         let turned = Deskew.rotated(try MRZLocatorTests.page(MRZTests.td3), by: degrees)
         let reading = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(turned, today: MRZDate(year: 2026, month: 12, day: 4))
         switch reading {
-        case .read(let mrz, _, _): #expect(read && mrz.lines == MRZTests.td3, "\(mrz.lines)")
+        case .read(let mrz, _, _, _): #expect(read && mrz.lines == MRZTests.td3, "\(mrz.lines)")
         case .unreadable(let guidance, _, _): #expect(!read && guidance == .unreadable)
         }
     }

@@ -33,7 +33,7 @@ import VigilSynth
         // The page reads, or (on the screen, blurred by the camera's lens as much as a page out
         // of focus) is refused as blurred; either way its zone is found and measured.
         switch reading {
-        case .read(let mrz, _, _): #expect(mrz.lines == document.zone)
+        case .read(let mrz, _, _, _): #expect(mrz.lines == document.zone)
         case .unreadable(let guidance, _, _): #expect(presentation == .screen && guidance == .blurry, "\(reading)")
         }
         let signs = DocumentSigns.measure(photo, zone: try #require(reading.zone))

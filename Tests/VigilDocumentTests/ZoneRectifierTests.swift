@@ -23,7 +23,7 @@ import VigilSynth
         let asItIs = try MRZTextReaderTests.reader.read(zone).map(\.text)
         let straightened = try MRZTextReaderTests.reader.read(try #require(ZoneRectifier.rectified(zone))).map(\.text)
         #expect(right(straightened) > right(asItIs), "\(straightened) \(asItIs)")
-        guard case .read(let mrz, _, _) = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(photo, today: MRZDate(year: 2026, month: 12, day: 4))
+        guard case .read(let mrz, _, _, _) = DocumentReader(font: try OCRBFont(pixelHeight: DocumentReader.templateSize)).read(photo, today: MRZDate(year: 2026, month: 12, day: 4))
         else { Issue.record("not read"); return }
         #expect(mrz.lines == MRZTests.td3)
     }

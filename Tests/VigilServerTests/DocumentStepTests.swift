@@ -13,14 +13,20 @@ import VigilSynth
         try Image(contentsOf: DeviceAPITests.fixtures.appendingPathComponent(name))
     }
 
-    /// A passport data page of a fictitious person with `portrait`, as a phone would send it.
+    /// A passport data page of a fictitious person with `portrait`, as a phone would send it;
+    /// `heldBelow` a face when given.
     static func passportJPEG(portrait: Image, expiry: MRZDate = MRZDate(year: MRZDate.today.year + 5, month: 6, day: 30),
-                             number: String = "X4RT79M31") throws -> [UInt8] {
+                             number: String = "X4RT79M31", heldBelow: Image? = nil) throws -> [UInt8] {
         let fields = MRZComposer.Fields(documentCode: "P", issuingState: "UTO", documentNumber: number, surname: "HOPPER",
                                         givenNames: "GRACE BREWSTER", nationality: "UTO", dateOfBirth: MRZDate(year: 1966, month: 12, day: 9),
                                         expiryDate: expiry, sex: "F", optionalData: "")
         let page = try SpecimenDocument(format: .td3, fields: fields).render(width: 1600, portrait: portrait)
-        return try page.image().jpegData(quality: 90)
+        guard let face = heldBelow else { return try page.image().jpegData(quality: 90) }
+        // A phone held upright: the face above, the page held up below it on a dark sleeve.
+        let top = face.resized(width: 1600, height: 1600 * face.height / face.width)
+        var rgb = top.rgb + [UInt8](repeating: 50, count: 1600 * 60 * 3)
+        rgb += page.pixels.flatMap { [$0, $0, $0] }
+        return try Image(rgb: rgb, width: 1600, height: top.height + 60 + page.height).jpegData(quality: 90)
     }
 
     static func policy(_ document: [String: Any], maxAttempts: Int = 1) -> [String: Any] {
@@ -84,6 +90,21 @@ import VigilSynth
         #expect((result["feedback"] as? [String])?.first == "faceMismatch")
         let face = try #require((result["document"] as? [String: Any])?["face"] as? [String: Any])
         #expect(face["matched"] as? Bool == false && (face["similarity"] as? Double ?? 1) < 0.5)
+    }
+
+    /// Someone else's passport held up below one's own face: the portrait compared is the one
+    /// printed on the page, not the larger face beside it.
+    @Test func theFaceBesideTheDocumentIsNotItsPortrait() throws {
+        let t = try TestServer(checkCaptureClock: false)
+        let grace = try Self.fixture("grace_hopper.jpg")
+        let rig = try FaceRig(photo: grace, name: "grace", analyzer: try FaceAnalyzer(models: TestServer.models))
+        let (id, token) = t.createSession(Self.policy([:]))
+        let held = try Self.passportJPEG(portrait: try Self.fixture("obama.jpg"), heldBelow: grace)
+        #expect(photo(t, token, held).json["captured"] as? Bool == true)
+        let last = DeviceAPITests().livePerson(t, token, rig: rig, seed: 3)
+        #expect(last.json["outcome"] as? String == "failed")
+        let result = try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["result"] as? [String: Any])
+        #expect((result["feedback"] as? [String])?.first == "faceMismatch")
     }
 
     @Test func documentPhotosThatCannotBeTheDocumentAreAnsweredWithWhatToDo() throws {

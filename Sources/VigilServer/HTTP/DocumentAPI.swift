@@ -19,15 +19,17 @@ enum DocumentAPI {
         _ = try context.tenant(request)
         let body = try context.decode(DocumentReadRequest.self, from: request.body, fields: DocumentReadRequest.fields)
         let image = try PhotoUpload.image(body.image, field: "image", maxPixels: DocumentReader.maxPixels)
-        let result = try read(image)
+        let (result, _) = try read(image)
         context.metrics.add("vigil_documents_read_total")
         return .json(result, headers: [("Cache-Control", "no-store")])
     }
 
-    /// What the document on `image` reads, judged today (UTC).
-    static func read(_ image: Image) throws(HTTPError) -> DocumentResult {
+    /// What the document on `image` reads, judged today (UTC), and where its page lies when it
+    /// was read.
+    static func read(_ image: Image) throws(HTTPError) -> (DocumentResult, DocumentPage?) {
         guard let reader else { throw HTTPError(.notReady, "this server cannot read documents: the OCR-B font (Debian: fonts-ocr-b) is missing") }
         let today = MRZDate.today
-        return DocumentResult(reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today), photo: image, today: today)
+        let reading = reader.read(PageImage(rgb: image.rgb, width: image.width, height: image.height), today: today)
+        return (DocumentResult(reading, photo: image, today: today), reading.page)
     }
 }

@@ -34,7 +34,7 @@ extension DeviceAPI {
         guard record.document == nil else { throw HTTPError(.documentAlreadyCaptured, "the session's document was captured already") }
         try requireJPEG(request, "a document photo")
         let image = try decodeJPEG(request, maxPixels: DocumentReader.maxPixels)
-        let read = try DocumentAPI.read(image)
+        let (read, page) = try DocumentAPI.read(image)
         context.metrics.add("vigil_document_photos_total")
         func answer(_ guidance: DocumentGuidance, lockedOut: Bool = false) -> HTTPResponse {
             HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type, lockedOut: lockedOut ? true : nil),
@@ -51,7 +51,7 @@ extension DeviceAPI {
         // The portrait is looked for only where the live face is compared with it.
         var portrait: FaceDescriptor?
         if step.matchFace {
-            portrait = try context.analyzers().withAnalyzer { DocumentPortrait.descriptor(in: image, analyzer: $0) }
+            portrait = try page.flatMap { page in try context.analyzers().withAnalyzer { DocumentPortrait.descriptor(in: image, page: page, analyzer: $0) } }
             guard portrait != nil else { return answer(.noPortrait) }
         }
         let kept = DocumentImage(jpeg: request.body, portrait: portrait?.bytes,

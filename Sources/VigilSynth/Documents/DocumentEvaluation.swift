@@ -82,6 +82,9 @@ public enum DocumentEvaluation {
         public let wrongButValid: Int
         /// Time to read a page (find, straighten, read, parse), ms, one thread.
         public let medianMs: Double, p95Ms: Double
+        /// Pages read whose corners are known (on a table), and of those, pages whose four edges
+        /// were seen with every corner within 1% of the page's width of its place.
+        public var pagesOnATable = 0, pagesLocated = 0
     }
 
     /// `count` documents a condition (the three formats in turn), people from `seed`, portraits
@@ -98,10 +101,11 @@ public enum DocumentEvaluation {
         }
         var rows: [Row] = []
         for condition in conditions {
-            var exact = 0, unreadable = 0, wrong = 0, times: [Double] = [], guidance: [DocumentGuidance: Int] = [:]
+            var exact = 0, unreadable = 0, wrong = 0, times: [Double] = [], guidance: [DocumentGuidance: Int] = [:], onATable = 0, located = 0
             for (i, document) in documents.enumerated() {
                 let width = Int((condition.megapixels * condition.pageShare * condition.pageShare * 1_000_000 / document.aspect).squareRoot())
                 var page = try document.render(width: width, portrait: portraits[i % max(1, portraits.count)])
+                let corners = photographedCorners(page, condition)
                 page = try disturb(page, condition, zone: try document.zoneRows(width: width), random: &random)
                 try keep?(condition, i, page, document.zone)
                 let started = ContinuousClock.now
@@ -111,7 +115,13 @@ public enum DocumentEvaluation {
                 case .unreadable(let advice, _, _):
                     unreadable += 1
                     guidance[advice, default: 0] += 1
-                case .read(let mrz, _, _):
+                case .read(let mrz, _, _, let found):
+                    if let corners {
+                        onATable += 1
+                        if let found, found.edgesSeen == 4, zip(found.corners, corners).allSatisfy({ $0.distance(to: $1) <= 0.01 * Double(width) }) {
+                            located += 1
+                        }
+                    }
                     if mrz.lines == document.zone {
                         exact += 1
                     } else if mrz.checks.all {
@@ -121,9 +131,10 @@ public enum DocumentEvaluation {
                 }
             }
             times.sort()
-            let row = Row(condition: condition.name, documents: documents.count, exact: exact, unreadable: unreadable, guidance: guidance,
+            var row = Row(condition: condition.name, documents: documents.count, exact: exact, unreadable: unreadable, guidance: guidance,
                           expectedGuidance: condition.expected.map { guidance[$0] ?? 0 } ?? 0, wrongButValid: wrong,
                           medianMs: times.isEmpty ? 0 : times[times.count / 2], p95Ms: times.isEmpty ? 0 : times[min(times.count - 1, times.count * 95 / 100)])
+            (row.pagesOnATable, row.pagesLocated) = (onATable, located)
             progress(row)
             rows.append(row)
         }
@@ -155,7 +166,7 @@ public enum DocumentEvaluation {
                 let page = try document.colourRender(width: width, portrait: portraits[i % max(1, portraits.count)])
                 let photo = try Image(encoded: try presentation.photo(of: page, random: &random).jpegData(quality: 85), maxPixels: page.width * page.height)
                 let reading = reader.read(PageImage(rgb: photo.rgb, width: photo.width, height: photo.height), today: today)
-                if case .read(let mrz, _, _) = reading, mrz.lines == document.zone { exact += 1 }
+                if case .read(let mrz, _, _, _) = reading, mrz.lines == document.zone { exact += 1 }
                 guard let zone = reading.zone else { continue }
                 let signs = DocumentSigns.measure(photo, zone: zone)
                 if signs.screen { screen += 1 }
@@ -168,6 +179,28 @@ public enum DocumentEvaluation {
         }
     }
 
+    /// Where `disturb` puts the corners of `page` under `condition`, when the page lies on a
+    /// table whole (its edges on the photo); nil otherwise.
+    static func photographedCorners(_ page: PageImage, _ condition: Condition) -> [Point2D]? {
+        guard condition.table != nil, condition.rotation == 0 else { return nil }
+        if condition.perspective != 0 {
+            let corners = photographedCorners(width: page.width, height: page.height, degrees: condition.perspective, sideways: condition.sideways)
+            let inside = corners.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x < Double(page.width) && $0.y < Double(page.height) }
+            return inside ? corners : nil
+        }
+        let photo = tableSize(page, condition)
+        let x = Double((photo.width - page.width) / 2), y = Double((photo.height - page.height) / 2)
+        let w = Double(page.width), h = Double(page.height)
+        return [Point2D(x: x, y: y), Point2D(x: x + w, y: y), Point2D(x: x + w, y: y + h), Point2D(x: x, y: y + h)]
+    }
+
+    /// The size of the photo `page` lies in the middle of, on a table: a fifth wider and taller,
+    /// or the page `pageShare` of its width.
+    static func tableSize(_ page: PageImage, _ condition: Condition) -> (width: Int, height: Int) {
+        let share = condition.pageShare < 1 ? condition.pageShare : 5.0 / 6
+        return (Int(Double(page.width) / share), Int(Double(page.height) / share))
+    }
+
     /// The photo of `page` (whose zone is printed on the rows `zone`) under `condition`.
     public static func disturb(_ page: PageImage, _ condition: Condition, zone: Range<Int>, random: inout SynthRandom) throws -> PageImage {
         var out = condition.light < 1 ? lit(page, falloff: condition.light) : page
@@ -176,9 +209,8 @@ public enum DocumentEvaluation {
         if condition.perspective != 0 {
             out = photographed(out, degrees: condition.perspective, sideways: condition.sideways, table: condition.table ?? 90)
         } else if let table = condition.table {
-            // The page in the middle of a photo a fifth wider and taller, or `pageShare` of its width.
-            let share = condition.pageShare < 1 ? condition.pageShare : 5.0 / 6
-            var photo = PageImage(width: Int(Double(out.width) / share), height: Int(Double(out.height) / share), value: table)
+            let size = tableSize(out, condition)
+            var photo = PageImage(width: size.width, height: size.height, value: table)
             photo.paste(out, x: (photo.width - out.width) / 2, y: (photo.height - out.height) / 2)
             out = photo
         }
@@ -227,17 +259,24 @@ public enum DocumentEvaluation {
     /// about its vertical axis (`sideways`, its right edge further away) or its horizontal one
     /// (its top further away), filling 85% of the photo's width at its middle, on a `table`.
     public static func photographed(_ page: PageImage, degrees: Double, sideways: Bool, table: UInt8) -> PageImage {
-        let w = Double(page.width), h = Double(page.height), focal = w, distance = w / 0.85
+        let w = Double(page.width), h = Double(page.height)
+        let corners = photographedCorners(width: page.width, height: page.height, degrees: degrees, sideways: sideways)
+        guard let toPage = Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]) else {
+            return page
+        }
+        return page.warped(width: page.width, height: page.height, source: toPage, outside: table)
+    }
+
+    /// Where `photographed` puts the corners of a `width` x `height` page (top left, top right,
+    /// bottom right, bottom left).
+    public static func photographedCorners(width: Int, height: Int, degrees: Double, sideways: Bool) -> [Point2D] {
+        let w = Double(width), h = Double(height), focal = w, distance = w / 0.85
         let turn = degrees * Double.pi / 180
         func seen(_ x: Double, _ y: Double) -> Point2D {
             let (px, py, pz) = sideways ? (x * cos(turn), y, x * sin(turn)) : (x, y * cos(turn), -y * sin(turn))
             return Point2D(x: w / 2 + focal * px / (distance + pz), y: h / 2 + focal * py / (distance + pz))
         }
-        let corners = [seen(-w / 2, -h / 2), seen(w / 2, -h / 2), seen(w / 2, h / 2), seen(-w / 2, h / 2)]
-        guard let toPage = Homography(from: corners, to: [Point2D(x: 0, y: 0), Point2D(x: w, y: 0), Point2D(x: w, y: h), Point2D(x: 0, y: h)]) else {
-            return page
-        }
-        return page.warped(width: page.width, height: page.height, source: toPage, outside: table)
+        return [seen(-w / 2, -h / 2), seen(w / 2, -h / 2), seen(w / 2, h / 2), seen(-w / 2, h / 2)]
     }
 
     /// A reflection: a disc of a tenth of the page's width, white at its core and fading out,

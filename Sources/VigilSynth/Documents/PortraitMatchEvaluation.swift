@@ -21,7 +21,7 @@ public enum PortraitMatchEvaluation {
     }
 
     /// Every pair of `photos` (name, person, image), the document's portrait against the selfie.
-    public static func run(photos: [(name: String, person: String, image: Image)], analyzer: FaceAnalyzer) throws -> [Pair] {
+    public static func run(photos: [(name: String, person: String, image: Image)], reader: DocumentReader, analyzer: FaceAnalyzer) throws -> [Pair] {
         let fields = MRZComposer.Fields(documentCode: "P", issuingState: "UTO", documentNumber: "X00000000", surname: "SPECIMEN", givenNames: "PORTRAIT",
                                         nationality: "UTO", dateOfBirth: MRZDate(year: 1970, month: 1, day: 1),
                                         expiryDate: MRZDate(year: 2035, month: 1, day: 1), sex: "X", optionalData: "")
@@ -30,7 +30,8 @@ public enum PortraitMatchEvaluation {
         for photo in photos {
             let page = try SpecimenDocument(format: .td3, fields: fields).render(width: width, portrait: idPhoto(photo.image, analyzer: analyzer))
             let printed = try page.image()
-            portraits[photo.name] = DocumentPortrait.descriptor(in: printed, analyzer: analyzer)
+            let located = reader.read(page, today: MRZDate.today).page
+            portraits[photo.name] = located.flatMap { DocumentPortrait.descriptor(in: printed, page: $0, analyzer: analyzer) }
             var person = SyntheticPerson(rig: try FaceRig(photo: photo.image, name: photo.name, analyzer: analyzer), light: .live(strength: 0.15), seed: 1)
             let frame = person.frame(at: 0, screen: ScreenState()).image()
             selfies[photo.name] = try? PhotoFace(in: frame, analyzer: analyzer).descriptor
