@@ -8,7 +8,7 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// An HTTP/1.1 server over libmicrohttpd: a pool of epoll threads with keep-alive, each request
+/// An HTTP/1.1 server over libmicrohttpd: a pool of poll threads with keep-alive, each request
 /// read whole within its route's body limit (larger ones get 413 before their body is buffered),
 /// answered by a `Router`, every response carrying `X-Request-Id`.
 public final class HTTPServer: Sendable {
@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
         public var host = "127.0.0.1"
         /// Port; 0 picks a free one (see `port`).
         public var port: UInt16 = 8080
-        /// HTTP threads (each runs its own epoll loop).
+        /// HTTP threads (each runs its own poll loop).
         public var threads = 2
         /// Threads that answer `offloaded` routes.
         public var workers = 2

@@ -14,6 +14,10 @@ import VigilTestSupport
     }
 
     static func server(calls: Counter? = nil, slowMs: Int = 0, connectionsPerAddress: Int = 64) throws -> HTTPServer {
+        try HTTPServer(configuration: .init(port: 0, threads: 2, connectionsPerAddress: connectionsPerAddress), router: router(calls: calls, slowMs: slowMs))
+    }
+
+    static func router(calls: Counter? = nil, slowMs: Int = 0) -> Router {
         var router = Router()
         router.add("GET", "/v1/things/{id}") { request in
             .json(Echo(id: request.parameters["id"] ?? "", bytes: 0))
@@ -28,7 +32,7 @@ import VigilTestSupport
             return .text("done")
         }
         router.add("GET", "/broken") { _ in throw CocoaError(.fileNoSuchFile) }
-        return try HTTPServer(configuration: .init(port: 0, threads: 2, connectionsPerAddress: connectionsPerAddress), router: router)
+        return router
     }
 
     @Test func routesWithPathParametersAnswerJSONWithARequestId() throws {
@@ -72,6 +76,28 @@ import VigilTestSupport
         var again: Int?
         while again == nil, Date() < deadline {
             again = try? RawHTTPClient(port: server.port, from: "127.0.0.1").request("GET", "/v1/things/d").status
+        }
+        #expect(again == 200)
+    }
+
+    /// A client whose unfinished request and whose leaving reach the server together (the HTTP
+    /// thread busy meanwhile) gives its place back at once, not after the idle timeout.
+    @Test func aClientLeavingWhileTheServerIsBusyGivesItsPlaceBack() throws {
+        let server = try HTTPServer(configuration: .init(port: 0, threads: 1, connectionsPerAddress: 1), router: Self.router(slowMs: 500))
+        let leaving = try RawHTTPClient(port: server.port, from: "127.0.0.3")
+        #expect(try leaving.request("GET", "/v1/things/a").status == 200)
+        // Another client holds the one HTTP thread in a slow handler...
+        let busy = try RawHTTPClient(port: server.port, from: "127.0.0.2")
+        busy.send(Array("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        Thread.sleep(forTimeInterval: 0.2)
+        // ...while the first starts a request and leaves.
+        leaving.send(Array("GET /v1/things/a HTTP/1.1\r\nHost: x\r\n".utf8))
+        leaving.close()
+        #expect(try busy.readResponse().status == 200)
+        var again: Int?
+        for _ in 0..<20 where again == nil {
+            again = try? RawHTTPClient(port: server.port, from: "127.0.0.3").request("GET", "/v1/things/b").status
+            if again == nil { Thread.sleep(forTimeInterval: 0.1) }
         }
         #expect(again == 200)
     }

@@ -20,7 +20,7 @@ public final class RawHTTPClient {
         public let error: Detail
     }
 
-    private let fd: Int32
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `port` on 127.0.0.1 from `source` (any 127.x.y.z address is this machine's
@@ -34,7 +34,7 @@ public final class RawHTTPClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw POSIXError(.EADDRNOTAVAIL)
         }
         var addr = sockaddr_in()
@@ -47,12 +47,18 @@ public final class RawHTTPClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw POSIXError(.ECONNREFUSED)
         }
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the connection (once; later sends fail).
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
 
     /// Sends `bytes`; false when the connection broke first (reset, or closed by the server).
     @discardableResult

@@ -38,7 +38,7 @@ typedef void (*vh_handler_fn)(void *context, const vh_request *request, vh_reply
 
 typedef struct vh_server vh_server;
 
-/* Starts listening on host:port (port 0 picks one) with `threads` worker threads (epoll). A
+/* Starts listening on host:port (port 0 picks one) with `threads` worker threads (poll). A
    client address holding `connections_per_address` connections (0: no limit) has further ones
    closed as they are accepted. `context` is passed to both callbacks and must outlive the
    server. NULL on failure, with a message in `error` (at least 256 bytes). */
