@@ -82,6 +82,9 @@ public struct DocumentPage: Sendable, Equatable {
             return toPhoto.map(Point2D(x: vertical.at + vertical.slope * y, y: y))
         }
         let corners = [corner(edges[3], edges[0]), corner(edges[1], edges[0]), corner(edges[1], edges[2]), corner(edges[3], edges[2])]
+        // A zone drawn converging faster than any photo of a page does puts the page's far edge
+        // beyond its vanishing line: no page, rather than one at infinity.
+        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), DocumentPage.isConvex(corners) else { return nil }
         return DocumentPage(corners: corners, edgesSeen: edges.filter(\.seen).count)
     }
 
@@ -157,6 +160,15 @@ public struct DocumentPage: Sendable, Equatable {
             while last + 1 < contrasts.count, contrasts[last + 1] >= 0.9 * contrasts[best] { last += 1 }
             return (offsets[first] + offsets[last]) / 2
         }
+    }
+
+    /// Whether `corners` turn the same way at each corner (a quadrilateral a page can look like).
+    static func isConvex(_ corners: [Point2D]) -> Bool {
+        let turns = (0..<4).map { i -> Double in
+            let a = corners[i], b = corners[(i + 1) % 4], c = corners[(i + 2) % 4]
+            return (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+        }
+        return turns.allSatisfy { $0 > 0 } || turns.allSatisfy { $0 < 0 }
     }
 
     /// Whether `point` of the photo lies on the page.

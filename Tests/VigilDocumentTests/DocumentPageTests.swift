@@ -44,6 +44,16 @@ import VigilSynth
         #expect(worst < 0.05 * 1600, "\(found.corners): \(worst) px")
     }
 
+    /// A zone converging faster than any photo of a page puts the page's top beyond the zone's
+    /// vanishing line: no page is placed, none at infinity or turned inside out.
+    @Test func aZoneAtAnImpossibleAngleGivesNoPage() {
+        let photo = PageImage(width: 200, height: 200, value: 200)
+        let zone = [Point2D(x: 99, y: 150), Point2D(x: 101, y: 150), Point2D(x: 200, y: 170), Point2D(x: 0, y: 170)]
+        #expect(DocumentPage.locate(in: photo, zone: zone, format: .td3) == nil)
+        let level = [Point2D(x: 10, y: 150), Point2D(x: 190, y: 150), Point2D(x: 190, y: 170), Point2D(x: 10, y: 170)]
+        #expect(DocumentPage.locate(in: photo, zone: level, format: .td3) != nil)
+    }
+
     @Test func aPointIsOnThePageOnlyInsideItsCorners() {
         let page = DocumentPage(corners: [Point2D(x: 10, y: 10), Point2D(x: 110, y: 20), Point2D(x: 100, y: 80), Point2D(x: 20, y: 70)], edgesSeen: 4)
         #expect(page.contains(Point2D(x: 60, y: 45)))
