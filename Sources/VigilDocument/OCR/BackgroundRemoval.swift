@@ -22,7 +22,7 @@ public enum BackgroundRemoval {
         var rows = image
         image.pixels.withUnsafeBufferPointer { source in
             rows.pixels.withUnsafeMutableBufferPointer { target in
-                for y in 0..<image.height { run(source, target, start: y * image.width, step: 1, count: image.width, side: side, keep: keep) }
+                for y in 0..<image.height { row(source, target, start: y * image.width, count: image.width, side: side, keep: keep) }
             }
         }
         rows.pixels = columns(rows, side: side, keep: keep)
@@ -68,15 +68,16 @@ public enum BackgroundRemoval {
         return out
     }
 
-    /// van Herk and Gil-Werman's running extreme over a window of `side` centred on each of
-    /// `count` values: three comparisons a value whatever the window (blocks of `side` with
-    /// their prefix and suffix extremes).
-    private static func run(_ source: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutableBufferPointer<UInt8>, start: Int, step: Int,
+    /// van Herk and Gil-Werman's running extreme over a window of `side` centred on each of the
+    /// `count` values of a row from `start`: three comparisons a value whatever the window
+    /// (blocks of `side` with their prefix and suffix extremes). `columns` is the same, down
+    /// every column at once.
+    private static func row(_ source: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutableBufferPointer<UInt8>, start: Int,
                             count: Int, side: Int, keep: (UInt8, UInt8) -> UInt8) {
         let half = side / 2
         let padded = count + 2 * half
         // Values outside the line repeat its ends.
-        func value(_ i: Int) -> UInt8 { source[start + min(count - 1, max(0, i - half)) * step] }
+        func value(_ i: Int) -> UInt8 { source[start + min(count - 1, max(0, i - half))] }
         var prefix = [UInt8](repeating: 0, count: padded), suffix = [UInt8](repeating: 0, count: padded)
         for i in 0..<padded { prefix[i] = i % side == 0 ? value(i) : keep(prefix[i - 1], value(i)) }
         for i in stride(from: padded - 1, through: 0, by: -1) {
@@ -84,7 +85,7 @@ public enum BackgroundRemoval {
         }
         for i in 0..<count {
             // The window of output i covers padded positions i ... i + side - 1.
-            target[start + i * step] = keep(suffix[i], prefix[min(padded - 1, i + side - 1)])
+            target[start + i] = keep(suffix[i], prefix[min(padded - 1, i + side - 1)])
         }
     }
 }
