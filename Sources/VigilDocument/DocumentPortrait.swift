@@ -13,7 +13,7 @@ public enum DocumentPortrait {
     /// is not the portrait.
     public static func descriptor(in photo: Image, page: DocumentPage, analyzer: FaceAnalyzer) -> FaceDescriptor? {
         let box = page.bounds(width: photo.width, height: photo.height)
-        guard box.width >= 1, box.height >= 1, let crop = photo.cropped(to: box) else { return nil }
+        guard let crop = photo.cropped(to: box) else { return nil }
         let face = analyzer.detect(in: crop, minFaceFraction: minFaceFraction).first {
             page.contains(Point2D(x: box.x + $0.box.midX, y: box.y + $0.box.midY))
         }
