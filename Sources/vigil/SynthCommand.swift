@@ -45,7 +45,7 @@ enum SynthCommand {
         let reader: DocumentReader
         do { reader = try DocumentReader() } catch { throw CLIError(code: "font_unavailable", message: error.description) }
         print("documents: \(count) a condition (TD1, TD2, TD3 in turn), seed \(try seed(args)), portraits from \(directory.path)")
-        print("condition                              read exactly   unreadable   wrong but valid   read ms p50 / p95   page found   guidance when not read")
+        print("condition                              read exactly   unreadable   wrong but valid   CPU ms p50 / p95    page found   guidance when not read")
         var misreads: [String] = []
         let rows = try DocumentEvaluation.run(count: count, seed: try seed(args), portraits: portraits, reader: reader,
                                               today: MRZDate.today, misread: { misreads.append("printed \($0), read \($1)") },

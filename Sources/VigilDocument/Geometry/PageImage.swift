@@ -45,7 +45,48 @@ public struct PageImage: Sendable, Equatable {
             guard px >= 0, py >= 0, px < width, py < height else { return 255 }
             return Double(self[px, py])
         }
-        return (at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax) * (1 - ay) + (at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax) * ay
+        return Self.blend(at(x0, y0), at(x0 + 1, y0), at(x0, y0 + 1), at(x0 + 1, y0 + 1), ax: ax, ay: ay)
+    }
+
+    /// The bilinear blend of a pixel `a`, its right neighbour `b`, the one below `c` and below
+    /// right `d`, at fractions `ax` across and `ay` down.
+    @inline(__always)
+    static func blend(_ a: Double, _ b: Double, _ c: Double, _ d: Double, ax: Double, ay: Double) -> Double {
+        (a * (1 - ax) + b * ax) * (1 - ay) + (c * (1 - ax) + d * ax) * ay
+    }
+
+    /// `sample` at every crossing of `xs` and `ys`, row by row: the same values, with each
+    /// coordinate split into pixel and fraction once rather than at every crossing, and the
+    /// pixels read without a bounds check where the grid lies inside the image.
+    public func samples(xs: [Double], ys: [Double]) -> [Double] {
+        func split(_ values: [Double]) -> [(whole: Int, fraction: Double)] {
+            values.map { v in
+                let whole = Int(v.rounded(.down))
+                return (whole, v - Double(whole))
+            }
+        }
+        let columns = split(xs), rows = split(ys)
+        let inside = columns.allSatisfy { $0.whole >= 0 && $0.whole + 1 < width } && rows.allSatisfy { $0.whole >= 0 && $0.whole + 1 < height }
+        var out = [Double](repeating: 0, count: xs.count * ys.count)
+        guard inside else {
+            for (j, y) in ys.enumerated() {
+                for (i, x) in xs.enumerated() { out[j * xs.count + i] = sample(x, y) }
+            }
+            return out
+        }
+        pixels.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { out in
+                var k = 0
+                for (y0, ay) in rows {
+                    let top = y0 * width, bottom = top + width
+                    for (x0, ax) in columns {
+                        out[k] = Self.blend(Double(p[top + x0]), Double(p[top + x0 + 1]), Double(p[bottom + x0]), Double(p[bottom + x0 + 1]), ax: ax, ay: ay)
+                        k += 1
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// A `width` x `height` image whose pixel (x, y) is this one's at `source` of (x, y); where

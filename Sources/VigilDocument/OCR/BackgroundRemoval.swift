@@ -20,9 +20,14 @@ public enum BackgroundRemoval {
     /// The `keep` (max or min) of each `side` x `side` square, rows then columns.
     static func filter(_ image: PageImage, side: Int, keep: (UInt8, UInt8) -> UInt8) -> PageImage {
         var rows = image
+        var scratch = [UInt8](repeating: 0, count: 3 * (image.width + 2 * (side / 2)))
         image.pixels.withUnsafeBufferPointer { source in
             rows.pixels.withUnsafeMutableBufferPointer { target in
-                for y in 0..<image.height { row(source, target, start: y * image.width, count: image.width, side: side, keep: keep) }
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    for y in 0..<image.height {
+                        row(source, target, start: y * image.width, count: image.width, side: side, keep: keep, scratch: scratch)
+                    }
+                }
             }
         }
         rows.pixels = columns(rows, side: side, keep: keep)
@@ -71,17 +76,27 @@ public enum BackgroundRemoval {
     /// van Herk and Gil-Werman's running extreme over a window of `side` centred on each of the
     /// `count` values of a row from `start`: three comparisons a value whatever the window
     /// (blocks of `side` with their prefix and suffix extremes). `columns` is the same, down
-    /// every column at once.
+    /// every column at once. `scratch` holds three padded rows.
     private static func row(_ source: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutableBufferPointer<UInt8>, start: Int,
-                            count: Int, side: Int, keep: (UInt8, UInt8) -> UInt8) {
+                            count: Int, side: Int, keep: (UInt8, UInt8) -> UInt8, scratch: UnsafeMutableBufferPointer<UInt8>) {
         let half = side / 2
         let padded = count + 2 * half
-        // Values outside the line repeat its ends.
-        func value(_ i: Int) -> UInt8 { source[start + min(count - 1, max(0, i - half))] }
-        var prefix = [UInt8](repeating: 0, count: padded), suffix = [UInt8](repeating: 0, count: padded)
-        for i in 0..<padded { prefix[i] = i % side == 0 ? value(i) : keep(prefix[i - 1], value(i)) }
-        for i in stride(from: padded - 1, through: 0, by: -1) {
-            suffix[i] = (i % side == side - 1 || i == padded - 1) ? value(i) : keep(suffix[i + 1], value(i))
+        let line = scratch.baseAddress!, prefix = line + padded, suffix = prefix + padded
+        // The row with its end values repeated over half a window on either side.
+        for i in 0..<half {
+            line[i] = source[start]
+            line[half + count + i] = source[start + count - 1]
+        }
+        for i in 0..<count { line[half + i] = source[start + i] }
+        // Block by block: a remainder at every value cost more than the comparisons.
+        var block = 0
+        while block < padded {
+            let end = min(block + side, padded)
+            prefix[block] = line[block]
+            for i in (block + 1)..<end { prefix[i] = keep(prefix[i - 1], line[i]) }
+            suffix[end - 1] = line[end - 1]
+            for i in stride(from: end - 2, through: block, by: -1) { suffix[i] = keep(suffix[i + 1], line[i]) }
+            block = end
         }
         for i in 0..<count {
             // The window of output i covers padded positions i ... i + side - 1.

@@ -37,14 +37,18 @@ public enum Deskew {
     private static func profileVariance(_ points: [(Double, Double)], degrees k: Double, rows: Int, offset width: Int) -> Double {
         let radians = k * Double.pi / 180
         let (s, c) = (sin(radians), cos(radians))
-        var histogram = [Double](repeating: 0, count: rows)
-        for (x, y) in points {
-            // The row of the point once the page is turned back by the angle tried.
-            let row = Int((y * c - x * s).rounded()) + width
-            if row >= 0, row < rows { histogram[row] += 1 }
+        var histogram = [Int32](repeating: 0, count: rows)
+        // The nearest row, by truncating a value kept positive: rounding called libm per point.
+        let shift = Double(width) + 0.5
+        histogram.withUnsafeMutableBufferPointer { histogram in
+            for (x, y) in points {
+                // The row of the point once the page is turned back by the angle tried.
+                let row = y * c - x * s + shift
+                if row >= 0, row < Double(rows) { histogram[Int(row)] += 1 }
+            }
         }
-        let mean = histogram.reduce(0, +) / Double(rows)
-        return histogram.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        let mean = Double(histogram.reduce(0, +)) / Double(rows)
+        return histogram.reduce(0) { $0 + (Double($1) - mean) * (Double($1) - mean) }
     }
 
     /// Where the pixel at `point` of an image `width` x `height` turned by `degrees` (`rotated`)
@@ -58,11 +62,24 @@ public enum Deskew {
     public static func rotated(_ image: PageImage, by degrees: Double) -> PageImage {
         guard degrees != 0 else { return image }
         let turn = Turn(degrees: degrees, width: image.width, height: image.height)
-        var out = PageImage(width: image.width, height: image.height)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let from = turn.source(Double(x), Double(y))
-                out[x, y] = UInt8(image.sample(from.x, from.y))
+        let width = image.width, height = image.height
+        var out = PageImage(width: width, height: height)
+        image.pixels.withUnsafeBufferPointer { p in
+            out.pixels.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let from = turn.source(Double(x), Double(y))
+                        let x0 = Int(from.x.rounded(.down)), y0 = Int(from.y.rounded(.down))
+                        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else {
+                            out[y * width + x] = UInt8(image.sample(from.x, from.y))
+                            continue
+                        }
+                        // `sample`'s blend, without its bounds checks.
+                        let ax = from.x - Double(x0), ay = from.y - Double(y0), top = y0 * width, bottom = top + width
+                        out[y * width + x] = UInt8(PageImage.blend(Double(p[top + x0]), Double(p[top + x0 + 1]), Double(p[bottom + x0]),
+                                                                   Double(p[bottom + x0 + 1]), ax: ax, ay: ay))
+                    }
+                }
             }
         }
         return out

@@ -57,7 +57,9 @@ public struct MRZTextReader: Sendable {
                     }
                 }
             }
-            templates.append((character, Self.normalised(cell.pixels.map { 255 - Double($0) })))
+            var pixels = cell.pixels.map { 255 - Double($0) }
+            Self.normalise(&pixels)
+            templates.append((character, pixels))
             inks[character] = cell.pixels.reduce(0) { $0 + 255 - Double($1) }
         }
         candidates = [.letter: templates.filter { $0.0.isLetter || $0.0 == "<" }, .digit: templates.filter { $0.0.isNumber || $0.0 == "<" },
@@ -147,7 +149,7 @@ public struct MRZTextReader: Sendable {
         -> (character: Character, score: Double, second: Double, runnerUp: Character, shift: Double) {
         var best = (character: Character("<"), score: -2.0, second: -2.0, runnerUp: Character("<"), shift: 0.0)
         for shift in shifts {
-            let sample = Self.normalised(sampleCell(image, x: x + shift, width: width, rows: rows))
+            let sample = sampleCell(image, x: x + shift, width: width, rows: rows)
             for template in candidates[kind]! {
                 let score = Self.dot(sample, template.pixels)
                 if score > best.score {
@@ -192,35 +194,51 @@ public struct MRZTextReader: Sendable {
         return kept.count >= max(3, points.count / 2) ? fit(kept) ?? first : first
     }
 
-    /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink (0-255).
+    /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink
+    /// (0-255), normalised (`normalise`).
     private func sampleCell(_ image: PageImage, x: Double, width: Double, rows: Range<Int>) -> [Double] {
-        var out = [Double](repeating: 0, count: cellWidth * cellHeight)
         let sx = width / Double(cellWidth), sy = Double(rows.count) / Double(cellHeight)
-        for cy in 0..<cellHeight {
-            for cx in 0..<cellWidth {
-                let fx = x + (Double(cx) + 0.5) * sx - 0.5, fy = Double(rows.lowerBound) + (Double(cy) + 0.5) * sy - 0.5
-                out[cy * cellWidth + cx] = 255 - image.sample(fx, fy)
-            }
-        }
-        return out
+        var cell = image.samples(xs: (0..<cellWidth).map { x + (Double($0) + 0.5) * sx - 0.5 },
+                                 ys: (0..<cellHeight).map { Double(rows.lowerBound) + (Double($0) + 0.5) * sy - 0.5 })
+        for i in cell.indices { cell[i] = 255 - cell[i] }
+        Self.normalise(&cell)
+        return cell
     }
 
+    /// The correlation of two normalised cells. Four running sums: one would wait on each
+    /// addition before the next, and this is the reader's innermost loop.
     static func dot(_ a: [Double], _ b: [Double]) -> Double {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                var sum = 0.0
-                for i in 0..<min(a.count, b.count) { sum += a[i] * b[i] }
-                return sum
+                let count = min(a.count, b.count)
+                var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, i = 0
+                while i + 4 <= count {
+                    s0 += a[i] * b[i]
+                    s1 += a[i + 1] * b[i + 1]
+                    s2 += a[i + 2] * b[i + 2]
+                    s3 += a[i + 3] * b[i + 3]
+                    i += 4
+                }
+                while i < count {
+                    s0 += a[i] * b[i]
+                    i += 1
+                }
+                return (s0 + s1) + (s2 + s3)
             }
         }
     }
 
-    /// Zero mean, unit length: the dot product of two is their correlation.
-    static func normalised(_ values: [Double]) -> [Double] {
+    /// Makes `values` zero mean and unit length: the dot product of two is their correlation.
+    static func normalise(_ values: inout [Double]) {
         let mean = values.reduce(0, +) / Double(max(1, values.count))
-        let centred = values.map { $0 - mean }
-        let norm = centred.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? centred.map { $0 / norm } : centred
+        var norm = 0.0
+        for i in values.indices {
+            values[i] -= mean
+            norm += values[i] * values[i]
+        }
+        norm = norm.squareRoot()
+        guard norm > 0 else { return }
+        for i in values.indices { values[i] /= norm }
     }
 
     /// Otsu's threshold: the grey level that best splits ink from paper.
