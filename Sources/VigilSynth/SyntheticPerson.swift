@@ -102,9 +102,14 @@ public struct SyntheticPerson: SyntheticCamera {
             nextBlinkMs = timestampMs + Int(random.uniform(2500...6000))
         }
 
-        // Involuntary motion: a slow mean-reverting wander of the head.
+        // Involuntary motion: a slow wander of the head back towards rest (an Ornstein-Uhlenbeck
+        // process, returning at 1.5 a second), stepped exactly: however far apart two frames are,
+        // the head strays no further than its resting spread, sigma / sqrt(3). (Stepped as
+        // `-value * dt * 1.5` plus noise growing with the square root of dt, a frame seconds after
+        // the last, as on a loaded server, drew the head several degrees off at random.)
+        let decay = exp(-1.5 * dt)
         func wander(_ value: inout Double, sigma: Double) {
-            value += -value * min(1, dt * 1.5) + random.gaussian(sigma * dt.squareRoot())
+            value = value * decay + random.gaussian(sigma * ((1 - decay * decay) / 3).squareRoot())
         }
         wander(&drift.yaw, sigma: 2.0)
         wander(&drift.pitch, sigma: 1.5)
