@@ -88,13 +88,6 @@ public enum DocumentEvaluation {
         public var pagesOnATable = 0, pagesLocated = 0
     }
 
-    /// The processor time this thread has used, ms.
-    static func threadProcessorMs() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
-    }
-
     /// `count` documents a condition (the three formats in turn), people from `seed`, portraits
     /// from `portraits`.
     /// `misread` hears each reading that differs from the zone printed yet passes every check;
@@ -116,9 +109,9 @@ public enum DocumentEvaluation {
                 let corners = photographedCorners(page, condition)
                 page = try disturb(page, condition, zone: try document.zoneRows(width: width), random: &random)
                 try keep?(condition, i, page, document.zone)
-                let started = Self.threadProcessorMs()
+                let started = ProcessorClock.threadMs()
                 let reading = reader.read(page, today: today)
-                times.append(Self.threadProcessorMs() - started)
+                times.append(ProcessorClock.threadMs() - started)
                 switch reading {
                 case .unreadable(let advice, _, _):
                     unreadable += 1
