@@ -50,6 +50,19 @@ import VigilFace
         #expect(bad.status == 1 && (document?["checks"] as? [String: Any])?["checkDigits"] as? Bool == false)
     }
 
+    /// Several images give one JSON line each, naming its file and the processor time its read took.
+    @Test func severalImagesGiveALineEachWithFileAndTime() throws {
+        let passport = try Self.page(Self.specimen), blank = try Self.page([])
+        defer { for path in [passport, blank] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try CLITests.run(["document", passport, blank])
+        let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.map { $0["file"] as? String } == [passport, blank])
+        #expect(lines.allSatisfy { ($0["cpuMs"] as? Double ?? 0) > 0 })
+        #expect(((lines.first?["document"] as? [String: Any])?["surname"] as? String) == "ERIKSSON")
+        #expect(run.status == 1)
+    }
+
     @Test func noZoneExitsOneAndBadInputExitsTwo() throws {
         let blank = try Self.page([])
         defer { try? FileManager.default.removeItem(atPath: blank) }
