@@ -54,6 +54,9 @@ public struct LivenessSession: Codable, Sendable {
     public private(set) var tracker: ChallengeTracker
     /// When the reflection sequence started on the capture clock, once it has.
     public private(set) var reflectionStartMs: Int?
+    /// The reflection sequence as shown, once it started: the plan's colours, each held for the
+    /// step `reflectionStepMs` chose.
+    public private(set) var reflectionSequence: ReflectionSequence?
     /// The frame best suited for the audit image so far.
     public private(set) var bestFrame: AuditFrame?
 
@@ -72,6 +75,10 @@ public struct LivenessSession: Codable, Sendable {
     private var endedAtMs: Int?   // when the challenges and the reflection were over
     private var lastTimestampMs: Int?
     private var pendingColors: [TimedColor] = []   // the last frames before the reflection
+    /// Capture-clock intervals between the last frames (ms), oldest first. Optional: states
+    /// stored before it existed decode without it.
+    private var recentIntervalsMs: [Int]?
+    private static let intervalsKept = 8
 
     /// A session for a validated policy and its plan.
     public init(policy: LivenessPolicy, plan: ChallengePlan) {
@@ -80,15 +87,38 @@ public struct LivenessSession: Codable, Sendable {
         tracker = ChallengeTracker(plan: plan, policy: policy)
     }
 
-    /// Whether the reflection sequence should start now: motions done (or none), not yet started.
+    /// Whether the reflection sequence should start now: motions done (or none), not yet
+    /// started, and the pace of frames known (`reflectionStepMs` sets the step by it).
     public var reflectionDue: Bool {
-        plan.reflection != nil && reflectionStartMs == nil && tracker.passed
+        plan.reflection != nil && reflectionStartMs == nil && tracker.passed && (recentIntervalsMs?.count ?? 0) >= Self.intervalsKept / 2
     }
 
-    /// Starts the reflection sequence at `timestampMs` (capture clock), as the page shows it.
+    /// The longest a reflection colour is held (ms): half a second is the plan's step, and the
+    /// whole sequence is known to the page a second before it starts anyway.
+    public static let maxReflectionStepMs = 1000
+
+    /// How long each reflection colour shows: the plan's step, or longer when frames reach the
+    /// engine further apart than a 5 fps camera's, so that a step still gets as many frames after
+    /// its settle (`ReflectionCheck.settleMs`) as at 5 fps, 1.75 at the median interval, to
+    /// `maxReflectionStepMs`. The page uploads one frame at a time, so a server that answers
+    /// slowly (a busy machine) receives frames only as fast as it answers: at 350 ms a frame, a
+    /// half-second step got one frame, and a live person's single noisy frame pointing to another
+    /// colour failed the check.
+    public static func reflectionStepMs(planned: Int, intervalsMs: [Int]) -> Int {
+        guard !intervalsMs.isEmpty else { return planned }
+        let median = intervalsMs.sorted()[intervalsMs.count / 2]
+        let needed = ReflectionCheck.settleMs + median * 7 / 4
+        return max(planned, min(Self.maxReflectionStepMs, (needed + 50) / 100 * 100))
+    }
+
+    /// Starts the reflection sequence at `timestampMs` (capture clock), as the page shows it,
+    /// with its step set by the pace frames arrived at so far (`reflectionStepMs`).
     public mutating func startReflection(atMs timestampMs: Int) {
-        guard let sequence = plan.reflection, reflectionStartMs == nil else { return }
+        guard let planned = plan.reflection, reflectionStartMs == nil else { return }
+        let sequence = ReflectionSequence(colors: planned.colors,
+                                          stepMs: Self.reflectionStepMs(planned: planned.stepMs, intervalsMs: recentIntervalsMs ?? []))
         reflectionStartMs = timestampMs
+        reflectionSequence = sequence
         var check = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
         for pending in pendingColors { check.observe(pending.color, at: pending.timestampMs) }   // the baseline frames
         pendingColors = []
@@ -107,8 +137,8 @@ public struct LivenessSession: Codable, Sendable {
     /// Whether the challenges and the reflection sequence are over, at `timestampMs`.
     private func activePartsOver(at timestampMs: Int) -> Bool {
         guard tracker.passed else { return false }
-        guard let sequence = plan.reflection else { return true }
-        guard let start = reflectionStartMs else { return false }
+        guard plan.reflection != nil else { return true }
+        guard let start = reflectionStartMs, let sequence = reflectionSequence else { return false }
         return timestampMs >= start + sequence.colors.count * sequence.stepMs + ReflectionCheck.lagsMs.last!
     }
 
@@ -141,6 +171,9 @@ public struct LivenessSession: Codable, Sendable {
     /// Feeds one frame (and its descriptor when `wantsDescriptor` asked for it).
     public mutating func observe(_ frame: LivenessFrame, descriptor: FaceDescriptor? = nil) -> TrackerUpdate {
         frames += 1
+        if let last = lastTimestampMs, frame.timestampMs > last {
+            recentIntervalsMs = Array(((recentIntervalsMs ?? []) + [frame.timestampMs - last]).suffix(Self.intervalsKept))
+        }
         lastTimestampMs = max(lastTimestampMs ?? frame.timestampMs, frame.timestampMs)
         timing.observe(timestampMs: frame.timestampMs, contentHash: frame.contentHash)
         singleFace.observe(faceCount: frame.faces.count)

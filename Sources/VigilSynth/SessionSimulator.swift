@@ -138,7 +138,7 @@ public enum SessionSimulator {
                 promptShown[i] = shown
                 if t >= shown { screen.prompt = (i, challenge.kind, shown) }
             }
-            if let knownAt = reflectionKnownAt, t >= knownAt, let start = capture.session.reflectionStartMs, let sequence = plan.reflection {
+            if let knownAt = reflectionKnownAt, t >= knownAt, let start = capture.session.reflectionStartMs, let sequence = capture.session.reflectionSequence {
                 let step = (t - start - displayLag) / sequence.stepMs
                 if t - start - displayLag >= 0, step < sequence.colors.count {
                     let c = sequence.colors[step]

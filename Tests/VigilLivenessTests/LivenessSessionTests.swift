@@ -8,7 +8,8 @@ import VigilFace
     /// A cooperating subject: holds still until prompted, performs each motion, then looks at the
     /// flashing screen, whose light tints the face.
     /// With `reload`, the session is encoded and decoded after every frame, as a server stores it.
-    static func run(_ session: inout LivenessSession, person: Subject, repeatFrames: Bool = false, reload: Bool = false,
+    /// Frames come every `intervalMs` of the capture clock.
+    static func run(_ session: inout LivenessSession, person: Subject, intervalMs: Int = 100, repeatFrames: Bool = false, reload: Bool = false,
                     descriptor: (LivenessSession) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
                     sampled: (LivenessFrame) -> Void = { _ in }) -> LivenessDecision {
         var clock = 0, index = 0
@@ -27,7 +28,7 @@ import VigilFace
         for _ in 0..<400 where !session.finished {
             var subject = person
             var tint: ReflectionColor?
-            if let start = session.reflectionStartMs, let sequence = session.plan.reflection {
+            if let start = session.reflectionStartMs, let sequence = session.reflectionSequence {
                 let step = (clock - start - 100) / sequence.stepMs
                 if clock - start >= 100, step < sequence.colors.count { tint = sequence.colors[step] }
             } else if let current = session.tracker.challenges.firstIndex(where: { $0.state == .active }) {
@@ -44,7 +45,7 @@ import VigilFace
             _ = session.observe(next, descriptor: wants ? descriptor(session) : nil)
             if session.reflectionDue { session.startReflection(atMs: clock + 100) }
             if reload { session = try! JSONDecoder().decode(LivenessSession.self, from: JSONEncoder().encode(session)) }
-            clock += 100
+            clock += intervalMs
         }
         return session.decide()
     }
@@ -163,5 +164,28 @@ import VigilFace
         _ = session.observe(LivenessFrame(timestampMs: 0, faces: [Subject().observation()], contentHash: 1))
         #expect(session.decide().outcome == .failed)
         #expect(session.decide().checks["reflection"]?.reason == "reflection_not_shown")
+    }
+    /// Each colour shows for the plan's step while frames come at 5 a second or more, and longer
+    /// when they come further apart (a server answering slowly), up to a second.
+    @Test func theReflectionStepLengthensOnlyForFramesSlowerThanFiveASecond() {
+        func step(every ms: Int) -> Int { LivenessSession.reflectionStepMs(planned: 500, intervalsMs: [Int](repeating: ms, count: 8)) }
+        #expect([33, 100, 133, 200].map(step) == [500, 500, 500, 500])
+        #expect([250, 350, 400, 600, 3000].map(step) == [600, 800, 900, 1000, 1000])
+        #expect(LivenessSession.reflectionStepMs(planned: 500, intervalsMs: []) == 500)
+        // The median: one stall does not stretch it.
+        #expect(LivenessSession.reflectionStepMs(planned: 500, intervalsMs: [100, 100, 100, 2000, 100]) == 500)
+        #expect(LivenessSession.reflectionStepMs(planned: 2000, intervalsMs: [350]) == 2000)
+    }
+
+    /// Frames every 350 ms: the sequence is shown, checked and timed with 800 ms steps, and the
+    /// person passes; the step survives the session being stored and reloaded.
+    @Test func framesArrivingSlowlyGetLongerReflectionSteps() throws {
+        let policy = try LivenessPolicy(count: 0, type: .reflection).validated()
+        var generator = PlanGenerator.seeded(5)
+        let plan = ChallengePlanner.plan(for: policy, using: &generator)
+        var session = LivenessSession(policy: policy, plan: plan)
+        let decision = Self.run(&session, person: Subject(), intervalMs: 350, reload: true)
+        #expect(session.reflectionSequence?.stepMs == 800 && session.reflectionSequence?.colors == plan.reflection?.colors)
+        #expect(decision.outcome == .passed, "\(decision.checks)")
     }
 }

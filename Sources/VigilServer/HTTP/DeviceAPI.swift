@@ -175,7 +175,7 @@ enum DeviceAPI {
                           state: engine.tracker.challenges[i].state)
         }
         var reflection: FrameAnswer.Reflection?
-        if let start = engine.reflectionStartMs, let sequence = engine.plan.reflection {
+        if let start = engine.reflectionStartMs, let sequence = engine.reflectionSequence {
             reflection = .init(colors: sequence.colors, startMs: start, stepMs: sequence.stepMs)
         }
         let record = progress.record, verdict = record.verdict
