@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,18 +21,22 @@ import VigilSynth
     struct Recorded {
         let directory: URL
         let signed: VerdictPayload
+        /// How long the server held each reflection colour, if it showed them.
+        let reflectionStepMs: Int?
     }
 
     /// Runs a synthetic person against a fresh server and records the session into a directory
     /// in the format of docs/session-format.md. `follows` says whether the person does what the
-    /// page asks.
-    static func record(policy: [String: Any], follows: Bool, seed: UInt64) throws -> Recorded {
+    /// page asks; a frame reaches the server every `intervalMs`.
+    static func record(policy: [String: Any], follows: Bool, seed: UInt64, intervalMs: Int = 100) throws -> Recorded {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-replay-\(UUID().uuidString)")
         let store = try VigilServer.openStore(data)
         let (_, apiKey) = try Administration.createTenant(name: "replay", in: store)
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
-        let server = try VigilServer(configuration: configuration, models: models)
+        let clock = CameraClock()
+        let server = try VigilServer(configuration: configuration, store: store, analyzers: try AnalyzerPool(models: models, size: configuration.threads),
+                                     clock: clock)
         defer { server.shutdown() }
         let client = Client(port: server.port)
 
@@ -53,15 +58,12 @@ import VigilSynth
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var frames: [[String: Any]] = []
         var last: [String: Any] = [:]
-        // Frames are taken and sent in real time, as a camera's are: every 100 ms, or when the last
-        // answer is back if that took longer (the capture clock may run neither ahead nor behind).
-        let start = Date()
-        var ms = 0
-        while ms < 30_000 {
-            let due = start.addingTimeInterval(Double(ms) / 1000).timeIntervalSinceNow
-            if due > 0 { Thread.sleep(forTimeInterval: due) }
-            ms = max(ms, Int(-start.timeIntervalSinceNow * 1000))
-            defer { ms += 100 }
+        // A frame every `intervalMs` of a clock the test moves on and the server reads, each reaching it
+        // 40 ms after it was taken: the session runs at a camera's pace however slowly a loaded
+        // machine answers (in real time, answers 350 ms apart gave the engine under 3 frames a
+        // second and failed a cooperating person).
+        for ms in stride(from: 0, to: 30_000, by: intervalMs) {
+            clock.set(ms: ms + 40)
             if let r = reflection, ms >= r.startMs, (ms - r.startMs) / r.stepMs < r.colors.count {
                 let hex = Array(r.colors[(ms - r.startMs) / r.stepMs].utf8.dropFirst())
                 let channel = { (i: Int) in Double(Int(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16) ?? 255) / 255 }
@@ -74,7 +76,7 @@ import VigilSynth
             let jpeg = pixels.image().jpegData(quality: 85)
             let name = String(format: "%06d.jpg", frames.count)
             try Data(jpeg).write(to: directory.appendingPathComponent(name))
-            frames.append(["file": name, "timestampMs": ms, "arrivalMs": Date().timeIntervalSince1970 * 1000])
+            frames.append(["file": name, "timestampMs": ms, "arrivalMs": clock.now.timeIntervalSince1970 * 1000])
             last = try client.send("POST", "/v1/client/frames", bearer: token, body: Data(jpeg),
                                    headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": String(ms)])
             if last["status"] as? String == "completed" { break }
@@ -98,7 +100,7 @@ import VigilSynth
         ]
         if let r = plan["reflection"] as? [String: Any] { session["reflection"] = r }
         try JSONSerialization.data(withJSONObject: session).write(to: directory.appendingPathComponent("session.json"))
-        return Recorded(directory: directory, signed: signed)
+        return Recorded(directory: directory, signed: signed, reflectionStepMs: reflection?.stepMs)
     }
 
     /// The signed outcome is `expected`, and the replay's report agrees with the signed result:
@@ -144,9 +146,26 @@ import VigilSynth
         try Self.expectSameDecision(recorded, signed: "passed")
     }
 
+    /// Frames reaching the server every 350 ms (under 3 a second: a server answering slowly):
+    /// the reflection colours are held 800 ms, the person passes, and the replay, which sets the
+    /// step from the frames as the server did, decides the same.
+    @Test func aSlowSessionHoldsTheColoursLongerAndReplaysToTheSameDecision() throws {
+        let recorded = try Self.record(policy: Self.policy, follows: true, seed: 3, intervalMs: 350)
+        #expect(recorded.reflectionStepMs == 800)
+        try Self.expectSameDecision(recorded, signed: "passed")
+    }
+
     @Test func aFailedServerSessionReplaysToTheSameDecision() throws {
         let recorded = try Self.record(policy: Self.policy, follows: false, seed: 5)
         try Self.expectSameDecision(recorded, signed: "failed")
+    }
+
+    /// The server's clock, set by the test: a fixed start plus the milliseconds it was set to.
+    final class CameraClock: ServerClock {
+        private let start = Date()
+        private let ms = Mutex(0)
+        var now: Date { start.addingTimeInterval(Double(ms.withLock { $0 }) / 1000) }
+        func set(ms value: Int) { ms.withLock { $0 = value } }
     }
 
     /// A blocking JSON client.
