@@ -55,8 +55,11 @@ public struct LivenessSession: Codable, Sendable {
     /// When the reflection sequence started on the capture clock, once it has.
     public private(set) var reflectionStartMs: Int?
     /// The reflection sequence as shown, once it started: the plan's colours, each held for the
-    /// step `reflectionStepMs` chose.
-    public private(set) var reflectionSequence: ReflectionSequence?
+    /// step `reflectionStepMs` chose (the plan's in a state stored before steps were chosen).
+    public var reflectionSequence: ReflectionSequence? {
+        guard reflectionStartMs != nil, let planned = plan.reflection else { return nil }
+        return ReflectionSequence(colors: planned.colors, stepMs: shownStepMs ?? planned.stepMs)
+    }
     /// The frame best suited for the audit image so far.
     public private(set) var bestFrame: AuditFrame?
 
@@ -78,6 +81,7 @@ public struct LivenessSession: Codable, Sendable {
     /// Capture-clock intervals between the last frames (ms), oldest first. Optional: states
     /// stored before it existed decode without it.
     private var recentIntervalsMs: [Int]?
+    private var shownStepMs: Int?
     private static let intervalsKept = 8
 
     /// A session for a validated policy and its plan.
@@ -118,7 +122,7 @@ public struct LivenessSession: Codable, Sendable {
         let sequence = ReflectionSequence(colors: planned.colors,
                                           stepMs: Self.reflectionStepMs(planned: planned.stepMs, intervalsMs: recentIntervalsMs ?? []))
         reflectionStartMs = timestampMs
-        reflectionSequence = sequence
+        shownStepMs = sequence.stepMs
         var check = ReflectionCheck(sequence: sequence, startMs: timestampMs, strict: policy.reflectionStrict)
         for pending in pendingColors { check.observe(pending.color, at: pending.timestampMs) }   // the baseline frames
         pendingColors = []
