@@ -8,16 +8,23 @@ public struct DetectionOptions: Sendable, Hashable {
     public var minFaceFraction: Double
     /// Detections scoring below this are dropped (HOG finds weak false positives near 0).
     public var minScore: Double
+    /// A search around a face being followed keeps detections down to this score: a head turned
+    /// past what the frontal detector scores well still scores there, and a false positive must
+    /// also overlap where the face just was.
+    public var minScoreNearFace: Double
     /// Tracking re-anchors on a detection around the face every this many frames.
     public var redetectInterval: Int
     /// After this many frames without a real detection, tracking gives up and asks for detection.
     public var maxTrackedFrames: Int
 
-    /// Defaults for camera frames: faces of at least 30% of the short side, score >= 0.2,
-    /// a detection around the tracked face every 5 frames, at most 30 frames without one.
-    public init(minFaceFraction: Double = 0.3, minScore: Double = 0.2, redetectInterval: Int = 5, maxTrackedFrames: Int = 30) {
+    /// Defaults for camera frames: faces of at least 30% of the short side, score >= 0.2 (>= -0.3
+    /// around a followed face), a detection around the tracked face every 5 frames, at most 30
+    /// frames without one.
+    public init(minFaceFraction: Double = 0.3, minScore: Double = 0.2, minScoreNearFace: Double = -0.3, redetectInterval: Int = 5,
+                maxTrackedFrames: Int = 30) {
         self.minFaceFraction = minFaceFraction
         self.minScore = minScore
+        self.minScoreNearFace = min(minScore, minScoreNearFace)
         self.redetectInterval = max(1, redetectInterval)
         self.maxTrackedFrames = maxTrackedFrames
     }
@@ -74,7 +81,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
     public func detect(in image: Image, minFaceFraction: Double? = nil) -> [FaceObservation] {
         let shortSide = Double(min(image.width, image.height))
         let scale = min(1, Self.detectorWindow / max(1, (minFaceFraction ?? options.minFaceFraction) * shortSide))
-        return runDetector(on: image.grayscale(scale: scale))
+        return runDetector(on: image.grayscale(scale: scale), minScore: options.minScore)
             .sorted { $0.box.area > $1.box.area }
             .map { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
     }
@@ -83,7 +90,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
     /// box, searched at about 100 pixels a face (a fraction of a full detection's cost), or nil.
     public func redetect(in image: Image, near previous: FaceObservation, spread: Double = 1.8) -> FaceObservation? {
         let scale = min(1, 100 / max(previous.box.width, 1))
-        let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: spread), scale: scale))
+        let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: spread), scale: scale), minScore: options.minScoreNearFace)
         guard let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score })
         else { return nil }
         return observe(image, box: best.box, score: best.score, source: .detected, framesSinceDetection: 0)
@@ -161,16 +168,16 @@ public final class FaceAnalyzer: @unchecked Sendable {
         return FaceDescriptor(values)
     }
 
-    private func runDetector(on gray: GrayImage) -> [(box: Rect, score: Double)] {
+    private func runDetector(on gray: GrayImage, minScore: Double) -> [(box: Rect, score: Double)] {
         let capacity = 16
         var boxes = [vf_rect](repeating: vf_rect(), count: capacity)
         var scores = [Double](repeating: 0, count: capacity)
         let found = gray.pixels.withUnsafeBufferPointer { pixels in
-            vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, 0, &boxes, &scores, Int32(capacity))
+            vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, min(0, minScore), &boxes, &scores, Int32(capacity))
         }
         guard found > 0 else { return [] }
         return (0..<min(Int(found), capacity)).compactMap { i in
-            guard scores[i] >= options.minScore else { return nil }
+            guard scores[i] >= minScore else { return nil }
             let r = boxes[i]
             let local = Rect(x: Double(r.left), y: Double(r.top),
                              width: Double(r.right - r.left + 1), height: Double(r.bottom - r.top + 1))

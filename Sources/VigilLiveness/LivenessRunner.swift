@@ -13,9 +13,10 @@ public struct LivenessRunner {
     /// slow network do not each cost a full detection and make the server busier still.
     public static let minFramesBetweenDetections = 5
     /// Frames further apart than this (ms) are detected afresh around the face: tracking follows
-    /// small motions, and a slow network or a busy server can leave a head far from where it was
-    /// (the landmark predictor then draws a face where the head used to be).
-    public static let maxTrackingGapMs = 250
+    /// small motions, and a camera slower than 7.5 fps, a slow network or a busy server can leave
+    /// a head far from where it was (a turn moves it 10-15 degrees between frames at 5 fps, and
+    /// the landmark predictor then draws a face where the head used to be, mirrored or bowed).
+    public static let maxTrackingGapMs = 150
     /// The screen-pattern spectrum is measured every this many frames.
     public static let screenPatternInterval = 3
 
@@ -73,7 +74,10 @@ public struct LivenessRunner {
         if previous == nil || detectionDue {
             faces = analyzer.detect(in: image)
             lastDetection = (timestampMs, frames)
-        } else if farApart, let previous, let found = analyzer.redetect(in: image, near: previous, spread: 2.2) {
+        }
+        // A full detection keeps only confident faces and misses a head turned far; a search
+        // around where the face was keeps weaker detections there and still finds it.
+        if faces.isEmpty, farApart || detectionDue, let previous, let found = analyzer.redetect(in: image, near: previous, spread: 2.2) {
             faces = [found]
         }
         // A turned head the frontal detector misses stays tracked (until the tracker gives up).

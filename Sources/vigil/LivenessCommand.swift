@@ -121,6 +121,7 @@ enum LivenessCommand {
                            face.eyes.left, face.eyes.right, face.mouth)
             if let detail = face.eyeDetail { line += String(format: " detail %.2f/%.2f", detail.left, detail.right) }
             line += String(format: " sharpness %.0f", face.quality.sharpness)
+            line += " \(face.source.rawValue)"
             if face.isDoubtful { line += " doubtful" }
         } else {
             line += " no face"

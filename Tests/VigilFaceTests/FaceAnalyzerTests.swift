@@ -165,7 +165,7 @@ import VigilCore
     /// the shapes tracked from it, until the roll is back near the last trusted one.
     @Test func aDoubtfulTrackStaysDoubtfulUntilItsRollComesBack() throws {
         let (_, frame, face) = try cameraScene()
-        let blind = try Fixtures.analyzer(DetectionOptions(minScore: 1000))
+        let blind = try Fixtures.analyzer(DetectionOptions(minScore: 1000, minScoreNearFace: 1000))
         var tilted = face
         tilted.pose.roll += 20
         let doubtful = try #require(blind.track(in: frame, previous: tilted))
