@@ -61,7 +61,7 @@ let package = Package(
                                                       "VigilSynthCapture"]),
         .executableTarget(name: "VigilBench", dependencies: ["VigilCore", "VigilFace", "VigilLiveness"]),
         // Test tooling: its raw HTTP client is the tests' own.
-        .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier",
+        .executableTarget(name: "VigilFuzz", dependencies: ["VigilCore", "VigilCrypto", "VigilDocument", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilVerifier",
                                                            "VigilTestSupport"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilSDKTests", dependencies: ["VigilSDK", "VigilTestSupport"]),

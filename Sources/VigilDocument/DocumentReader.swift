@@ -28,6 +28,18 @@ public struct DocumentReader: Sendable {
         public var page: DocumentPage? {
             if case .read(_, _, _, let page) = self { page } else { nil }
         }
+
+        /// The same reading with every place on the photo stretched by `x` across and `y` down.
+        func scaled(x: Double, y: Double) -> Reading {
+            let scale = { (points: [Point2D]) in points.map { Point2D(x: $0.x * x, y: $0.y * y) } }
+            switch self {
+            case let .read(mrz, margin, zone, page):
+                return .read(mrz, leastMargin: margin, zone: scale(zone),
+                             page: page.map { DocumentPage(corners: scale($0.corners), edgesSeen: $0.edgesSeen) })
+            case let .unreadable(guidance, reason, zone):
+                return .unreadable(guidance, reason: reason, zone: zone.map(scale))
+            }
+        }
     }
 
     private let reader: MRZTextReader
@@ -52,6 +64,10 @@ public struct DocumentReader: Sendable {
 
     /// The most pixels a photo of a document may have (8 MP, with room).
     public static let maxPixels = 8_400_000
+    /// The most pixels the reader works on: what the capture page sends (about 2 MP). A larger
+    /// photo is shrunk to it first, so that every stage's memory and time are bounded by this
+    /// size whatever the photo's (docs/document.md, "Bounds").
+    public static let workingPixels = 2_100_000
 
     /// The size the templates are drawn at: capitals of about 30 pixels.
     public static let templateSize = 40
@@ -66,7 +82,15 @@ public struct DocumentReader: Sendable {
         self.init(font: try OCRBFont(pixelHeight: Self.templateSize))
     }
 
+    /// What `image` reads; a photo over `workingPixels` is read shrunk to it, and where the zone
+    /// and page lie is given on `image` all the same.
     public func read(_ image: PageImage, today: MRZDate) -> Reading {
+        let working = image.shrunk(toAtMost: Self.workingPixels)
+        guard working.width != image.width || working.height != image.height else { return readWorking(image, today: today) }
+        return readWorking(working, today: today).scaled(x: Double(image.width) / Double(working.width), y: Double(image.height) / Double(working.height))
+    }
+
+    private func readWorking(_ image: PageImage, today: MRZDate) -> Reading {
         // The background goes first (a dark table beside the page would be ink in every row),
         // then a page turned by a few degrees is straightened (`Deskew`).
         let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))

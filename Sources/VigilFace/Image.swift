@@ -6,6 +6,13 @@ import VigilCore
 public struct Image: Sendable {
     /// Default upper bound on decoded pixels (4 MP).
     public static let defaultMaxPixels = 4_000_000
+    /// The longest side any image may have, whatever its area: no camera or scanner of a page
+    /// makes more, and each stage after decoding allocates by side as well as by area.
+    public static let maxSide = 8192
+    /// How many times longer than wide (or wider than long) an image may be: a phone's panorama
+    /// is about 4, a 9:16 portrait 1.8. A strip of 240000x35 pixels has a small area and made the
+    /// document reader allocate 2 GB.
+    public static let maxAspectRatio = 8
 
     /// Width in pixels.
     public let width: Int
@@ -14,7 +21,8 @@ public struct Image: Sendable {
     /// `width * height * 3` bytes, R, G, B per pixel.
     public let rgb: [UInt8]
 
-    /// Decodes JPEG or PNG bytes. The header is checked first: nothing over `maxPixels` is decoded.
+    /// Decodes JPEG or PNG bytes. The header is checked first: nothing over `maxPixels`, longer
+    /// than `maxSide` or more elongated than `maxAspectRatio` is decoded.
     public init(encoded bytes: some ContiguousBytes, maxPixels: Int = Image.defaultMaxPixels) throws(ImageError) {
         let result: Result<(Int, Int, [UInt8]), ImageError> = bytes.withUnsafeBytes { raw in
             do throws(ImageError) {
@@ -23,6 +31,9 @@ public struct Image: Sendable {
                 guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
                       width <= maxPixels, height <= maxPixels else {
                     return .failure(.tooLarge(width: width, height: height, maxPixels: maxPixels))
+                }
+                guard max(width, height) <= Self.maxSide, max(width, height) <= min(width, height) * Self.maxAspectRatio else {
+                    return .failure(.extremeShape(width: width, height: height))
                 }
                 var message = [CChar](repeating: 0, count: 256)
                 var status = Int32(VF_OK)

@@ -12,6 +12,9 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String)
     /// The header announces more pixels than allowed; nothing was decoded.
     case tooLarge(width: Int, height: Int, maxPixels: Int)
+    /// The header announces a side over `Image.maxSide` or a shape more elongated than
+    /// `Image.maxAspectRatio`; nothing was decoded.
+    case extremeShape(width: Int, height: Int)
     /// A raw pixel buffer whose size does not match its dimensions.
     case invalidBuffer(String)
 
@@ -24,6 +27,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated: "truncated"
         case .malformed: "malformed"
         case .tooLarge: "too_large"
+        case .extremeShape: "extreme_shape"
         case .invalidBuffer: "invalid_buffer"
         }
     }
@@ -36,6 +40,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated: "the image data is truncated"
         case .malformed(let why): "malformed image: \(why)"
         case let .tooLarge(width, height, maxPixels): "image of \(width)x\(height) exceeds the limit of \(maxPixels) pixels"
+        case let .extremeShape(width, height):
+            "image of \(width)x\(height) is longer than \(Image.maxSide) pixels on a side or more than \(Image.maxAspectRatio) times longer than wide"
         case .invalidBuffer(let why): "invalid pixel buffer: \(why)"
         }
     }

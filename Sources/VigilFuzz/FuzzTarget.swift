@@ -4,6 +4,13 @@ protocol FuzzTarget {
     var name: String { get }
     /// Runs input `index` of the run seeded `seed`: what the parser answered.
     func run(index: Int, seed: UInt64) -> FuzzOutcome
+    /// An input that takes longer than this (ms) is counted as a hang.
+    var hangMs: Double { get }
+}
+
+extension FuzzTarget {
+    /// A parser answers within a second.
+    var hangMs: Double { 1000 }
 }
 
 /// What one input got.

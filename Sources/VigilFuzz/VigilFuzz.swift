@@ -6,7 +6,7 @@ import VigilFace
 ///     vigil-fuzz --fixtures DIR [--target NAME,...] [--count 100000] [--seconds 600] [--seed 1] [--from 0]
 ///
 /// Prints one JSON line per target: inputs run, inputs the parser accepted as valid, forgeries
-/// (changed signed bytes a verifier accepted), hangs (an input over 1 s, or after which the
+/// (changed signed bytes a verifier accepted), hangs (an input over 1 s, 5 s for a document read, or after which the
 /// server took over 1 s to answer a health check), 5xx answers (505 apart: a request line naming
 /// an HTTP version the server does not speak), inputs that got no answer (the
 /// server closed the connection or waits for the rest), the slowest input, and the process's
@@ -37,7 +37,7 @@ struct VigilFuzz {
         let frame = photo.resized(width: 640, height: 480).jpegData(quality: 85)
         let png = try Image(contentsOf: fixtures.appendingPathComponent("obama-rgba.png")).resized(width: 320, height: 240).pngData()
 
-        let names = (options["target"] ?? "image,jws,webhook-signature,bridge-envelope,json-body,http-request").split(separator: ",").map(String.init)
+        let names = (options["target"] ?? "image,document,jws,webhook-signature,bridge-envelope,json-body,http-request").split(separator: ",").map(String.init)
         var server: FuzzServer?
         func shared() throws -> FuzzServer {
             if let server { return server }
@@ -49,6 +49,7 @@ struct VigilFuzz {
             let target: any FuzzTarget
             switch name {
             case "image": target = ImageTarget(jpeg: frame, png: png)
+            case "document": target = try DocumentTarget(png: png)
             case "jws": target = try JWSTarget()
             case "webhook-signature": target = WebhookSignatureTarget()
             case "bridge-envelope": target = BridgeEnvelopeTarget()
@@ -76,7 +77,7 @@ struct VigilFuzz {
             let outcome = target.run(index: index, seed: seed)
             let ms = (clock.now - began) / .milliseconds(1)
             slowest = max(slowest, ms)
-            if outcome == .stalled || (ms > 1000 && outcome != .noAnswer) {
+            if outcome == .stalled || (ms > target.hangMs && outcome != .noAnswer) {
                 hangs += 1
                 FileHandle.standardError.write(Data("hang: \(target.name) seed \(seed) input \(index): \(Int(ms)) ms\n".utf8))
             }

@@ -168,7 +168,7 @@ import Testing
         let reports = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(Set(reports.compactMap { $0["target"] as? String })
-                == ["image", "jws", "webhook-signature", "bridge-envelope", "json-body", "http-request"])
+                == ["image", "document", "jws", "webhook-signature", "bridge-envelope", "json-body", "http-request"])
         for report in reports {
             #expect(report["inputs"] as? Int == 300 && report["hangs"] as? Int == 0 && report["serverErrors"] as? Int == 0
                     && report["forgeries"] as? Int == 0, "\(report)")

@@ -2,6 +2,19 @@ import Testing
 @testable import VigilDocument
 
 @Suite struct PageImageTests {
+    /// Shrinking keeps the proportions and gives each output pixel the mean of the block it
+    /// covers; an image no larger than asked is itself.
+    @Test func shrinkingAveragesEachCoveredBlockAndKeepsTheProportions() {
+        var image = PageImage(width: 40, height: 20)
+        for y in 0..<20 { for x in 0..<40 { image[x, y] = x % 2 == 0 ? 100 : 200 } }
+        let shrunk = image.shrunk(toAtMost: 200)
+        #expect(shrunk.width == 20 && shrunk.height == 10)
+        #expect(shrunk.pixels.allSatisfy { $0 == 150 })
+        #expect(image.shrunk(toAtMost: 800) == image)
+        let strip = PageImage(width: 8000, height: 1000).shrunk(toAtMost: 2_100_000)
+        #expect(strip.width * strip.height <= 2_100_000 && abs(Double(strip.width) / Double(strip.height) - 8) < 0.05)
+    }
+
     /// `samples` gives exactly what `sample` gives at each crossing, inside the image (the fast
     /// path) and across its edge (white outside).
     @Test func samplingAGridGivesEachPointsSample() {

@@ -81,6 +81,30 @@ import VigilTestSupport
         }
     }
 
+    /// A strip of 240000x35 all-white pixels is an 8 KB PNG within any pixel limit, yet made the
+    /// document reader allocate 2 GB: shapes longer than 8192 on a side, or more than 8 times
+    /// longer than wide, are refused from the header, before any pixel is decoded.
+    @Test func extremeShapesAreRefusedFromTheirHeaderWhateverTheirArea() throws {
+        let png = Self.gradient().pngData()
+        func announcing(_ width: Int, _ height: Int) -> [UInt8] {
+            var data = png
+            for (offset, value) in [(16, width), (20, height)] {
+                data.replaceSubrange(offset..<(offset + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) })
+            }
+            return data
+        }
+        for (width, height) in [(240_000, 35), (35, 240_000), (8193, 1025), (1_000_000, 1), (90, 10)] {
+            #expect(throws: ImageError.extremeShape(width: width, height: height)) {
+                try Image(encoded: announcing(width, height), maxPixels: 10_000_000)
+            }
+        }
+        // The limits themselves are shapes an image may have.
+        let strip = try Image(rgb: [UInt8](repeating: 255, count: 80 * 10 * 3), width: 80, height: 10)
+        #expect(try Image(encoded: strip.pngData()).width == 80)
+        let tooLong = try Image(rgb: [UInt8](repeating: 255, count: 81 * 10 * 3), width: 81, height: 10)
+        #expect(throws: ImageError.extremeShape(width: 81, height: 10)) { try Image(encoded: tooLong.jpegData()) }
+    }
+
     @Test func oversizedJPEGIsRefusedFromItsHeader() throws {
         var data = Self.gradient().jpegData()
         let sof = try #require(data.indices.first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 })

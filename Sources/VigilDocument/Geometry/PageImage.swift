@@ -109,6 +109,31 @@ public struct PageImage: Sendable, Equatable {
         try Image(rgb: pixels.flatMap { [$0, $0, $0] }, width: width, height: height)
     }
 
+    /// This image reduced to at most `pixels` pixels, each output pixel the mean of the source
+    /// pixels it covers (the same proportions, each side at least 1); itself when it is no larger.
+    public func shrunk(toAtMost pixels: Int) -> PageImage {
+        guard width * height > pixels, pixels > 0 else { return self }
+        let factor = (Double(pixels) / Double(width * height)).squareRoot()
+        let outWidth = max(1, Int(Double(width) * factor)), outHeight = max(1, Int(Double(height) * factor))
+        var out = PageImage(width: outWidth, height: outHeight)
+        self.pixels.withUnsafeBufferPointer { source in
+            out.pixels.withUnsafeMutableBufferPointer { target in
+                for oy in 0..<outHeight {
+                    let y0 = oy * height / outHeight, y1 = max(y0 + 1, (oy + 1) * height / outHeight)
+                    for ox in 0..<outWidth {
+                        let x0 = ox * width / outWidth, x1 = max(x0 + 1, (ox + 1) * width / outWidth)
+                        var sum = 0
+                        for y in y0..<y1 {
+                            for x in x0..<x1 { sum += Int(source[y * width + x]) }
+                        }
+                        target[oy * outWidth + ox] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// The luma (BT.601) of interleaved RGB pixels.
     public init(rgb: [UInt8], width: Int, height: Int) {
         self.width = width
