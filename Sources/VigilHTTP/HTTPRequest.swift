@@ -21,6 +21,9 @@ public struct HTTPRequest: Sendable {
     public var parameters: [String: String] = [:]
     /// The matched route's pattern, once answered (for logs).
     public var route: String?
+    /// Whether the matched route has an admission, which the server runs on the headers before
+    /// the handler (`Router.admission`): what it took (rate limits) the handler does not take again.
+    public var admittedOnHeaders = false
     /// When the server had read the whole request: the time since then, where a handler starts,
     /// is how long it waited for a thread.
     public var receivedAt = ContinuousClock.now

@@ -20,8 +20,13 @@ public final class HTTPServer: Sendable {
         public var port: UInt16 = 8080
         /// HTTP threads (each runs its own poll loop).
         public var threads = 2
-        /// Threads that answer `offloaded` routes.
+        /// Threads that answer `.workers` routes.
         public var workers = 2
+        /// Threads that answer `.background` routes.
+        public var backgroundWorkers = 1
+        /// Requests of `.background` routes that may wait for a thread; the next is answered 503
+        /// `server_busy` at once, so that long jobs never pile up in memory.
+        public var backgroundQueue = 2
         /// Seconds an idle keep-alive connection is kept.
         public var idleTimeoutSeconds = 30
         /// Connections one client address may hold at once (0: no limit); further ones are
@@ -46,22 +51,31 @@ public final class HTTPServer: Sendable {
 
     /// The port listened on.
     public let port: UInt16
-    /// Requests of `offloaded` routes waiting for a worker thread.
+    /// Requests of `.workers` routes waiting for a worker thread.
     public var queuedRequests: Int { context.takeUnretainedValue().workers.queued }
+    /// Requests of `.background` routes waiting or running.
+    public var backgroundRequests: Int { context.takeUnretainedValue().background.load }
     private let daemon: Daemon
     private let context: Unmanaged<Context>
 
     /// What the C callbacks reach through their context pointer.
     final class Context: Sendable {
         let router: Router
-        let workers: WorkerPool
+        let workers: WorkerPool, background: WorkerPool
         let observe: @Sendable (HTTPRequest, HTTPResponse, Double) -> Void
         let trustedProxies: [IPRange]
-        init(router: Router, workers: WorkerPool, trustedProxies: [IPRange], observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
+        init(router: Router, configuration: Configuration, observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void) {
             self.router = router
-            self.trustedProxies = trustedProxies
-            self.workers = workers
+            trustedProxies = configuration.trustedProxies
+            workers = WorkerPool(threads: configuration.workers)
+            background = WorkerPool(threads: configuration.backgroundWorkers, name: "vigil-background", niceness: WorkerPool.backgroundNiceness,
+                                    maxQueued: max(0, configuration.backgroundQueue))
             self.observe = observe
+        }
+
+        func stopWorkers() {
+            workers.stop()
+            background.stop()
         }
     }
 
@@ -91,14 +105,13 @@ public final class HTTPServer: Sendable {
     /// sees carries its matched route in `route`.
     public init(configuration: Configuration, router: Router,
                 observe: @escaping @Sendable (HTTPRequest, HTTPResponse, Double) -> Void = { _, _, _ in }) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(Context(router: router, workers: WorkerPool(threads: configuration.workers),
-                                                          trustedProxies: configuration.trustedProxies, observe: observe))
+        let context = Unmanaged.passRetained(Context(router: router, configuration: configuration, observe: observe))
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
                                     UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
                                     admitCallback, handlerCallback,
                                     context.toOpaque(), &error) else {
-            context.takeUnretainedValue().workers.stop()
+            context.takeUnretainedValue().stopWorkers()
             context.release()
             throw HTTPServerError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
@@ -118,7 +131,7 @@ public final class HTTPServer: Sendable {
         while inFlight > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         // Workers finish what they hold first: a suspended connection must be resumed before
         // the daemon stops.
-        context.takeUnretainedValue().workers.stop()
+        context.takeUnretainedValue().stopWorkers()
         if daemon.stop() { context.release() }
     }
 
@@ -203,13 +216,21 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         send(response, to: reply)
         server.observe(request, response, (ContinuousClock.now - started).milliseconds)
     }
-    guard refusal == nil, server.router.isOffloaded(method: request.method, path: request.path) else {
-        return answer(request, into: reply)
-    }
+    let lane = refusal == nil ? server.router.lane(method: request.method, path: request.path) : .http
+    guard lane != .http else { return answer(request, into: reply) }
     vh_reply_defer(reply)
     let pending = PendingReply(pointer: reply!)
-    server.workers.submit { [request] in
+    let queued = (lane == .background ? server.background : server.workers).submit { [request] in
         answer(request, into: pending.pointer)
+        vh_reply_finish(pending.pointer)
+    }
+    if !queued {
+        var request = request
+        let response = server.router.respond(to: &request, refusal: HTTPError(
+            .serverBusy, "this server is doing as much of this work as it can; send it again later",
+            headers: [("Retry-After", "1")], retryAfterMs: 1000))
+        send(response, to: pending.pointer)
+        server.observe(request, response, (ContinuousClock.now - started).milliseconds)
         vh_reply_finish(pending.pointer)
     }
 }

@@ -6,6 +6,17 @@ public struct Router: Sendable {
     /// stranger's body is ever buffered); throw to refuse it. The body is empty here.
     public typealias Admission = @Sendable (HTTPRequest) throws -> Void
 
+    /// Where a route's handler runs.
+    public enum Lane: Sendable, Equatable {
+        /// On the HTTP thread that read the request: quick answers.
+        case http
+        /// On the worker threads (image decoding, face analysis), leaving the HTTP threads free.
+        case workers
+        /// On threads of their own at a lower priority, with a bounded queue: long jobs (a
+        /// document read) that must never hold the workers that quick offloaded work needs.
+        case background
+    }
+
     /// One registered route.
     public struct Route: Sendable {
         /// The method.
@@ -14,9 +25,8 @@ public struct Router: Sendable {
         public let pattern: String
         /// The most body bytes this route reads.
         public let bodyLimit: Int
-        /// Whether its handler runs on the server's worker threads (slow work: image decoding,
-        /// face analysis), leaving the HTTP threads free.
-        public let offloaded: Bool
+        /// Where its handler runs.
+        public let lane: Lane
         let segments: [Segment]
         let admit: Admission?
         let handler: Handler
@@ -37,14 +47,14 @@ public struct Router: Sendable {
     public init() {}
 
     /// Registers `handler` for `method` and `pattern`; `admit`, if any, decides on the headers
-    /// first; `offloaded` runs the handler on a worker thread.
-    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, offloaded: Bool = false, admit: Admission? = nil,
+    /// first; `lane` says which threads run the handler.
+    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int = 0, lane: Lane = .http, admit: Admission? = nil,
                              _ handler: @escaping Handler) {
         let segments = Self.split(pattern).map { s -> Segment in
             s.hasPrefix("{") && s.hasSuffix("}") ? .parameter(String(s.dropFirst().dropLast())) : .literal(String(s))
         }
         precondition(!routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
-        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, offloaded: offloaded, segments: segments, admit: admit,
+        routes.append(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, lane: lane, segments: segments, admit: admit,
                             handler: handler))
         let literals = segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
         if literals.count == segments.count { exact[method, default: [:]]["/" + literals.joined(separator: "/")] = routes.count - 1 }
@@ -55,10 +65,14 @@ public struct Router: Sendable {
         match(method: method, path: path)?.route.pattern
     }
 
-    /// Whether the route matching a request line runs on a worker thread.
-    public func isOffloaded(method: String, path: String) -> Bool {
-        match(method: method, path: path)?.route.offloaded ?? false
+    /// Which threads run the route matching a request line (`.http` when none matches).
+    public func lane(method: String, path: String) -> Lane {
+        match(method: method, path: path)?.route.lane ?? .http
     }
+
+    /// The methods some route answers: anything else is `other` in metrics and logs, so that a
+    /// client cannot write what it likes into them.
+    public var methods: Set<String> { Set(routes.map(\.method)) }
 
     /// The body limit for a request line: the route's, or 0 when no route matches.
     public func bodyLimit(method: String, path: String) -> Int {
@@ -90,6 +104,7 @@ public struct Router: Sendable {
         }
         var request = request
         request.parameters = parameters
+        request.admittedOnHeaders = route.admit != nil
         return try route.handler(request)
     }
 

@@ -1,34 +1,44 @@
 import CMicroHTTPD
 import Foundation
 
-/// Threads that answer the routes registered `offloaded`, so that the HTTP threads keep reading
-/// and answering everything else (health checks, polls, refusals) while frames are analysed.
-/// Jobs run in arrival order; each job's request carries when it arrived (`receivedAt`), so a
-/// handler knows how long it waited.
+/// Threads that answer the routes of one lane (`Router.Lane`), so that the HTTP threads keep
+/// reading and answering everything else (health checks, polls, refusals) while frames are
+/// analysed. Jobs run in arrival order; each job's request carries when it arrived
+/// (`receivedAt`), so a handler knows how long it waited.
 final class WorkerPool: @unchecked Sendable {
-    // Invariant: `jobs`, `head`, `stopping` and `running` are only touched with `condition` locked.
+    // Invariant: `jobs`, `head`, `stopping`, `running` and `busy` are only touched with
+    // `condition` locked.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
     private var running = 0
+    private var busy = 0
+    private let maxQueued: Int?
+    private let niceness: Int32
 
-    /// Starts `count` threads.
-    init(threads count: Int) {
+    /// Starts `count` threads named `name-N`, `niceness` steps below the HTTP threads; with
+    /// `maxQueued`, no more jobs than that wait (`submit` refuses the next).
+    init(threads count: Int, name: String = "vigil-worker", niceness: Int32 = WorkerPool.niceness, maxQueued: Int? = nil) {
+        self.maxQueued = maxQueued
+        self.niceness = niceness
         for index in 0..<max(1, count) {
             let thread = Thread { [self] in work() }
-            thread.name = "vigil-worker-\(index)"
+            thread.name = "\(name)-\(index)"
             running += 1
             thread.start()
         }
     }
 
-    /// Queues `job`.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job`; false (nothing queued) when `maxQueued` jobs already wait.
+    @discardableResult
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
+        if let maxQueued, jobs.count - head >= maxQueued { return false }
         jobs.append(job)
         condition.signal()
-        condition.unlock()
+        return true
     }
 
     /// Jobs waiting for a thread.
@@ -36,6 +46,13 @@ final class WorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return jobs.count - head
+    }
+
+    /// Jobs waiting or running.
+    var load: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count - head + busy
     }
 
     /// Lets queued jobs finish, then ends the threads (they hold no reference once ended).
@@ -51,9 +68,12 @@ final class WorkerPool: @unchecked Sendable {
     /// steps, per thread): when the cores are full, reading requests and refusing what the server
     /// has no room for come before analysing more frames.
     static let niceness: Int32 = 5
+    /// The background lane's: below the workers, so that a document read takes what frames
+    /// leave of the cores (each step is about 1.25 times less CPU share when they compete).
+    static let backgroundNiceness: Int32 = 10
 
     private func work() {
-        vh_lower_thread_priority(Self.niceness)
+        vh_lower_thread_priority(niceness)
         condition.lock()
         while true {
             while head == jobs.count, !stopping { condition.wait() }
@@ -70,9 +90,11 @@ final class WorkerPool: @unchecked Sendable {
                 jobs.removeFirst(head)
                 head = 0
             }
+            busy += 1
             condition.unlock()
             job()
             condition.lock()
+            busy -= 1
         }
     }
 }

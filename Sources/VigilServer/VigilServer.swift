@@ -63,13 +63,16 @@ public final class VigilServer: Sendable {
             var http = HTTPServer.Configuration(host: configuration.host, port: configuration.port, threads: configuration.threads,
                                                 workers: configuration.threads, connectionsPerAddress: configuration.connectionsPerAddress)
             http.trustedProxies = configuration.trustedProxies
+            http.backgroundQueue = DocumentAdmission.maxInFlight
+            let methods = router.methods
             self.http = try HTTPServer(configuration: http, router: router) { request, response, milliseconds in
-                Self.observe(request, response, milliseconds, context)
+                Self.observe(request, response, milliseconds, methods: methods, context)
             }
         } catch {
             throw ServerError(description: error.description)
         }
         context.admission.measureQueue { [weak http] in http?.queuedRequests ?? 0 }
+        context.documents.measureLoad { [weak http] in http?.backgroundRequests ?? 0 }
         let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1"
             : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         context.baseURL = configuration.baseURL ?? "http://\(host):\(http.port)"
@@ -78,20 +81,26 @@ public final class VigilServer: Sendable {
     }
 
     /// The answer to `request` without the socket, as the server would give it over HTTP (after
-    /// the body limit): for tests of what the handlers do rather than of HTTP itself.
+    /// the body limit, the route's admission included): for tests of what the handlers do rather
+    /// than of HTTP itself.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
         var request = request
-        let response = router.respond(to: &request)
+        let (_, refusal) = router.admission(method: request.method, path: request.path) { request }
+        let response = router.respond(to: &request, refusal: refusal)
         let elapsed = ContinuousClock.now - started
-        Self.observe(request, response, elapsed.milliseconds, context)
+        Self.observe(request, response, elapsed.milliseconds, methods: router.methods, context)
         return response
     }
 
-    /// Counts the answer and writes its access line.
-    private static func observe(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, _ context: ServerContext) {
+    /// Counts the answer and writes its access line. The method is one of `methods` (those the
+    /// routes answer) or `other`, and the route a registered pattern or `unmatched`: a client
+    /// chooses neither, so it can neither break the metrics' text nor grow it.
+    private static func observe(_ request: HTTPRequest, _ response: HTTPResponse, _ milliseconds: Double, methods: Set<String>, _ context: ServerContext) {
+        var request = request
+        if !methods.contains(request.method) { request.method = "other" }
         context.metrics.add(responseCounters[min(max(response.status / 100, 1), 5) - 1])
-        context.metrics.observe("vigil_http_request_duration_ms", labels: "method=\"\(request.method)\",route=\"\(request.route ?? "unmatched")\"",
+        context.metrics.observe("vigil_http_request_duration_ms", labels: Metrics.labels(["method": request.method, "route": request.route ?? "unmatched"]),
                                 milliseconds: milliseconds)
         log(request, response, milliseconds, to: context.logger)
     }

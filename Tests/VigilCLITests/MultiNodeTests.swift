@@ -76,7 +76,7 @@ import VigilVerifier
             let routes = [("GET", "/v1/client/session"), ("POST", "/v1/client/frames"), ("POST", "/v1/client/finish"),
                           ("POST", "/v1/client/device"), ("POST", "/v1/client/cancel")]
             for (method, path) in routes {
-                router.add(method, path, bodyLimit: 4 << 20, offloaded: true) { request in
+                router.add(method, path, bodyLimit: 4 << 20, lane: .workers) { request in
                     let first = counts.turn.withLock { turn in
                         turn += 1
                         return turn
@@ -255,7 +255,7 @@ final class WebhookCounter: Sendable {
     init(delay: TimeInterval = 0.25) throws {
         var router = Router()
         let log = log
-        router.add("POST", "/hook", bodyLimit: 1 << 20, offloaded: true) { request in
+        router.add("POST", "/hook", bodyLimit: 1 << 20, lane: .workers) { request in
             Thread.sleep(forTimeInterval: delay)
             log.received.withLock { $0.append(Received(body: request.body, signature: request.header("vigil-signature") ?? "")) }
             return .text("ok")

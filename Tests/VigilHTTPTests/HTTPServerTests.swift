@@ -214,7 +214,7 @@ import VigilTestSupport
     }
 }
 
-/// Routes registered `offloaded` run on worker threads: the HTTP threads keep answering.
+/// Routes on the worker and background lanes run on threads of their own: the HTTP threads keep answering.
 @Suite struct OffloadedRouteTests {
     /// Opens and closes a gate that offloaded handlers wait at.
     final class Gate: Sendable {
@@ -228,7 +228,7 @@ import VigilTestSupport
 
     static func server(_ gate: Gate) throws -> HTTPServer {
         var router = Router()
-        router.add("POST", "/work", bodyLimit: 1024, offloaded: true) { request in
+        router.add("POST", "/work", bodyLimit: 1024, lane: .workers) { request in
             gate.wait()
             return .json(HTTPServerTests.Echo(id: "work", bytes: request.body.count))
         }
@@ -250,6 +250,32 @@ import VigilTestSupport
         #expect(answer.status == 200 && answer.decode(HTTPServerTests.Echo.self)?.bytes == 3)
         // The connection is kept alive after a deferred answer.
         #expect(try worker.request("GET", "/health").status == 200)
+    }
+
+    /// The background lane holds long jobs on threads of their own with a bounded queue: with
+    /// its one thread busy and its two places taken, the next request is answered 503
+    /// `server_busy` at once, while the workers' lane is still served.
+    @Test func theBackgroundLaneRefusesWhatItsQueueCannotHoldAndLeavesTheWorkersFree() throws {
+        let gate = Gate()
+        var router = Router()
+        router.add("POST", "/long", bodyLimit: 1024, lane: .background) { _ in
+            gate.wait()
+            return .text("done")
+        }
+        router.add("POST", "/quick", bodyLimit: 1024, lane: .workers) { _ in .text("quick") }
+        var configuration = HTTPServer.Configuration(port: 0, threads: 1, workers: 1)
+        configuration.backgroundWorkers = 1
+        configuration.backgroundQueue = 2
+        let server = try HTTPServer(configuration: configuration, router: router)
+        let held = try (0..<3).map { _ in try RawHTTPClient(port: server.port) }
+        for client in held { #expect(client.send(Array("POST /long HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na".utf8))) }
+        while gate.entered.withLock({ $0 }) == 0 || server.backgroundRequests < 3 { Thread.sleep(forTimeInterval: 0.005) }
+        let refused = try RawHTTPClient(port: server.port).request("POST", "/long", body: Array("b".utf8))
+        #expect(refused.status == 503 && refused.error?.code == "server_busy" && refused.headers["retry-after"] == "1")
+        #expect(try RawHTTPClient(port: server.port).request("POST", "/quick", body: Array("c".utf8)).status == 200)
+        gate.open.withLock { $0 = true }
+        for client in held { #expect(try client.readResponse().status == 200) }
+        #expect(server.backgroundRequests == 0)
     }
 
     /// A client that goes away while its request is on a worker: the worker still finishes, and

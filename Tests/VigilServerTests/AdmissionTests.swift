@@ -62,19 +62,54 @@ import VigilTestSupport
         #expect(admission.admit(sessionId: "a", at: start) == .accept)
     }
 
+    /// Two sessions on a capacity of 40 a second have 20 each: one that sends far faster than
+    /// the page (a quarter of a second's share at once, then more) is shed past its own share,
+    /// while the other's frames are still served.
+    @Test func oneSessionCannotTakeMoreThanItsShare() {
+        let admission = FrameAdmission(threads: 2, capacity: 40)
+        #expect(admission.admit(sessionId: "quiet", at: start) == .accept)
+        var served = 0
+        for _ in 0..<10 where admission.admit(sessionId: "greedy", at: start) == .accept { served += 1 }
+        #expect(served == 5, "a quarter of a second of its 20 a second")
+        for k in 1...4 { #expect(admission.admit(sessionId: "quiet", at: start.addingTimeInterval(Double(k) * 0.1)) == .accept) }
+    }
+
+    /// Frames smaller than the page's weigh in proportion to their pixels: 200 frames of 64x64
+    /// at 1 ms (cheap because tiny) leave the measured cost near that of real frames.
+    @Test func tinyFramesCannotTalkTheNodeIntoMoreSessions() {
+        let admission = FrameAdmission(threads: 2)
+        for _ in 0..<200 { admission.served(frameMs: 20, pixels: 640 * 480) }
+        let real = admission.capacity()
+        for _ in 0..<200 { admission.served(frameMs: 1, pixels: 64 * 64) }
+        #expect(admission.capacity() < real * 1.25, "\(real) -> \(admission.capacity())")
+    }
+
+    /// Processor time reported by other work (document reads) is taken from the threads'
+    /// budget for about ten seconds: a node busy reading admits fewer sessions, then recovers.
+    @Test func documentWorkLowersTheCapacityForAWhile() {
+        let admission = FrameAdmission(threads: 2)
+        for _ in 0..<200 { admission.served(frameMs: 20, pixels: 640 * 480) }
+        let idle = admission.capacity(at: start)
+        // 10 s of reads taking a whole core: 10,000 ms of processor time.
+        for k in 0..<50 { admission.otherWork(ms: 200, at: start.addingTimeInterval(Double(k) * 0.2)) }
+        let busy = admission.capacity(at: start.addingTimeInterval(10))
+        #expect(busy < idle * 0.8, "\(idle) -> \(busy)")
+        #expect(admission.capacity(at: start.addingTimeInterval(60)) > idle * 0.98)
+    }
+
     /// Measured, the capacity is 85% of what the threads serve at the running mean of a frame's
     /// cost: frames of 100 ms on two threads make about 17 a second, one session.
     @Test func theMeasuredCapacityFollowsWhatFramesCost() {
         let admission = FrameAdmission(threads: 2)
-        let initial = admission.capacity
-        for _ in 0..<200 { admission.served(frameMs: 100) }
+        let initial = admission.capacity()
+        for _ in 0..<200 { admission.served(frameMs: 100, pixels: 640 * 480) }
         #expect(initial > 100)
-        #expect(abs(admission.capacity - 17) < 0.5, "\(admission.capacity)")
+        #expect(abs(admission.capacity() - 17) < 0.5, "\(admission.capacity())")
         #expect(admission.admit(sessionId: "a", at: start) == .accept)
         #expect(admission.admit(sessionId: "b", at: start) == .refuseSession(retryAfterMs: 2000))
-        admission.served(frameMs: .nan)
-        admission.served(frameMs: -1)
-        #expect(abs(admission.capacity - 17) < 0.5)
+        admission.served(frameMs: .nan, pixels: 640 * 480)
+        admission.served(frameMs: -1, pixels: 640 * 480)
+        #expect(abs(admission.capacity() - 17) < 0.5)
     }
 
     /// A frame that waited longer than `maxFrameWait` for a worker is shed unanalysed: its

@@ -37,8 +37,8 @@ final class TestServer: @unchecked Sendable {
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
-         frameCapacity: Double = TestServer.frameCapacity, maxFrameWait: Double? = nil, demo: Bool = false, trustedProxies: [IPRange] = [],
-         logger: any Logger = SilentLogger()) throws {
+         frameCapacity: Double? = TestServer.frameCapacity, maxFrameWait: Double? = nil, demo: Bool = false, trustedProxies: [IPRange] = [],
+         rateLimited: Bool = true, perSessionToken: (burst: Double, perSecond: Double)? = nil, logger: any Logger = SilentLogger()) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
         store = try VigilServer.openStore(data)
@@ -58,6 +58,8 @@ final class TestServer: @unchecked Sendable {
         configuration.maxFrameWait = maxFrameWait
         configuration.demo = demo
         configuration.trustedProxies = trustedProxies
+        configuration.rateLimits.enabled = rateLimited
+        if let perSessionToken { configuration.rateLimits.perSessionToken = perSessionToken }
         self.checkCaptureClock = checkCaptureClock
         server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
         port = server.port

@@ -37,7 +37,7 @@ final class WebhookReceiver: Sendable {
         // A slow endpoint: it answers once the test lets it go, or after 8 s, inside the sender's
         // 10 s timeout (a timed-out delivery would free its lane while its request still waits here).
         // On worker threads: two connections accepted by one HTTP thread would otherwise wait in turn.
-        router.add("POST", "/held", bodyLimit: 1 << 20, offloaded: true) { request in
+        router.add("POST", "/held", bodyLimit: 1 << 20, lane: .workers) { request in
             let now = log.held.withLock { $0 += 1; return $0 }
             log.peakHeld.withLock { $0 = max($0, now) }
             let deadline = Date().addingTimeInterval(8)

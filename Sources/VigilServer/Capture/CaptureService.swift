@@ -129,6 +129,28 @@ struct CaptureService {
         }
     }
 
+    /// The most photos a session's document step reads, whether they read or not: about two
+    /// minutes at the capture page's pace of one a second, plenty for a person, and a bound on
+    /// what one session token can make the node read.
+    static let maxDocumentPhotos = 120
+
+    /// Counts a photo of the document step before it is read. The one past `maxDocumentPhotos`
+    /// is not read: it fails the session, locked out, and answers true.
+    func countDocumentPhoto(_ record: SessionRecord) throws(ServiceError) -> Bool {
+        try withEngine(record) { (entry) throws(ServiceError) in
+            entry.documentPhotos += 1
+            guard entry.documentPhotos > Self.maxDocumentPhotos else {
+                try save(entry, entry.record, personalData: .keep)
+                return false
+            }
+            let exhausted = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "document_photos_exhausted")
+            let decision = LivenessDecision.decide(challenges: entry.capture.session.tracker.challenges, checks: ["document": exhausted],
+                                                   guidance: [:], frames: 0)
+            entry.record = try complete(entry.record, decision, attempt: entry.record.policy.maxAttempts)
+            return true
+        }
+    }
+
     /// Counts a document the step refused for what it is (a type the policy does not accept, or
     /// expired), each different document once. `maxAttempts` bounds the document step too: the
     /// refusal of that many different documents fails the session, locked out; true then. The
@@ -291,8 +313,8 @@ struct CaptureService {
         completed.outcome = decision.outcome.rawValue
         let stored = try end(completed, as: .completed, event: "session.completed", result: payload, personalData: personalData,
                              frameHash: frameHash, at: now)
-        context.metrics.add("vigil_sessions_completed_total{outcome=\"\(decision.outcome.rawValue)\"}")
-        for code in decision.feedback { context.metrics.add("vigil_sessions_feedback_total{code=\"\(code.rawValue)\"}") }
+        context.metrics.add("vigil_sessions_completed_total{\(Metrics.labels(["outcome": decision.outcome.rawValue]))}")
+        for code in decision.feedback { context.metrics.add("vigil_sessions_feedback_total{\(Metrics.labels(["code": code.rawValue]))}") }
         return stored
     }
 
@@ -323,7 +345,7 @@ struct CaptureService {
             let state = try EngineState(record.engineState)
             let clock = context.configuration.checkCaptureClock ? state.clock ?? CaptureClockCheck() : nil
             return LiveSessions.Entry(record: record, capture: CaptureAttempt(runner: state.runner, clock: clock), attempt: state.attempt,
-                                      refusedDocuments: state.refusedDocuments ?? [])
+                                      refusedDocuments: state.refusedDocuments ?? [], documentPhotos: state.documentPhotos ?? 0)
         }
         let entry: LiveSessions.Entry
         do {
@@ -339,6 +361,7 @@ struct CaptureService {
                 entry.capture = reloaded.capture
                 entry.attempt = reloaded.attempt
                 entry.refusedDocuments = reloaded.refusedDocuments
+                entry.documentPhotos = reloaded.documentPhotos
                 entry.record = record
             } catch {
                 throw unreadable(record, error)

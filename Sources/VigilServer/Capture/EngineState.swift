@@ -3,7 +3,7 @@ import VigilLiveness
 
 /// The engine state a session record carries between frame batches, as JSON, so any process can
 /// continue the session: the current attempt's engine, which attempt it is, and the documents
-/// the document step refused.
+/// the document step refused and the photos it read.
 struct EngineState: Codable {
     /// The stored bytes are missing or do not decode.
     enum Error: Swift.Error { case missing, undecodable }
@@ -18,17 +18,20 @@ struct EngineState: Codable {
     /// accepted, or expired): 24 bits of a hash over the session id and the document's number,
     /// enough to tell a session's few documents apart, too few to recover a number from.
     var refusedDocuments: [String]?
+    /// Photos the document step has read so far (absent: none).
+    var documentPhotos: Int?
 
     var bytes: [UInt8] {
         // Encoding a value of plain numbers, strings and arrays does not fail.
         (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? []
     }
 
-    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil, refusedDocuments: [String]? = nil) {
+    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil, refusedDocuments: [String]? = nil, documentPhotos: Int? = nil) {
         self.runner = runner
         self.attempt = attempt
         self.clock = clock
         self.refusedDocuments = refusedDocuments
+        self.documentPhotos = documentPhotos
     }
 
     init(_ bytes: [UInt8]?) throws(Error) {

@@ -7,8 +7,10 @@ import Synchronization
 ///
 /// Decided on a frame's headers, before its body is read or decoded. The capacity is frames a
 /// second: configured, or measured from the time frames take (decode, analysis and the store
-/// write) on this node's worker threads, so it follows the load of everything else on the machine.
-/// Per node: each node of a deployment admits against its own cores.
+/// write) on this node's worker threads, less the processor time other work reports (document
+/// reads), so it follows the load of everything else on the machine. Each admitted session may
+/// take its share of it and no more. Per node: each node of a deployment admits against its own
+/// cores.
 final class FrameAdmission: Sendable {
     /// What to do with a frame.
     enum Decision: Equatable {
@@ -29,17 +31,34 @@ final class FrameAdmission: Sendable {
     static let idleRelease: TimeInterval = 5
     /// Frame cost assumed until frames have been measured (ms on one thread).
     static let initialFrameMs = 10.0
-    /// Weight of each new frame in the running mean of frame cost.
+    /// Weight of each new frame in the running mean of frame cost (a frame of `typicalFramePixels`;
+    /// a smaller one weighs in proportion, so that tiny frames, cheap to analyse, cannot talk the
+    /// node into admitting more sessions than real frames let it serve).
     static let smoothing = 0.05
+    /// A frame as the page sends it (640x480).
+    static let typicalFramePixels = 640.0 * 480
+    /// How long other work's processor time counts against the capacity (the time constant of
+    /// its decay, seconds).
+    static let otherWorkWindow = 10.0
     /// The longest a frame may expect to wait for a worker: beyond it, it is shed on its headers
     /// at once rather than answered late (or shed after waiting, `maxFrameWait`).
     static let maxQueueMs = 50.0
 
+    /// An admitted session: when its last frame came, and its own bucket of frames.
+    private struct Share {
+        var seen: Date
+        var tokens: Double
+        var refilledAt: Date
+    }
+
     private struct State {
         var frameMs: Double
-        var admitted: [String: Date] = [:]
+        var admitted: [String: Share] = [:]
         var tokens: Double
         var refilledAt: Date?
+        /// Other work's processor time (ms), decayed to `otherWorkAt`.
+        var otherWorkMs = 0.0
+        var otherWorkAt: Date?
     }
 
     private let threads: Int
@@ -60,36 +79,47 @@ final class FrameAdmission: Sendable {
         state = Mutex(State(frameMs: Self.initialFrameMs, tokens: Self.burst(initial)))
     }
 
-    /// Frames a second this node serves within its budget.
-    var capacity: Double { state.withLock { capacity($0) } }
+    /// Frames a second this node serves within its budget at `now`.
+    func capacity(at now: Date = Date()) -> Double { state.withLock { capacity($0, at: now) } }
 
     /// Sessions admitted and not idle at `now`.
     func admittedSessions(at now: Date) -> Int {
-        state.withLock { s in s.admitted.values.count { now.timeIntervalSince($0) < Self.idleRelease } }
+        state.withLock { s in s.admitted.values.count { now.timeIntervalSince($0.seen) < Self.idleRelease } }
     }
 
     /// The decision for a frame of `sessionId` arriving at `now`.
     func admit(sessionId: String, at now: Date) -> Decision {
         let queued = queue.withLock { $0 }?() ?? 0
         return state.withLock { s in
-            let capacity = capacity(s)
+            let capacity = capacity(s, at: now)
             refill(&s, capacity: capacity, at: now)
             if s.admitted[sessionId] == nil {
-                s.admitted = s.admitted.filter { now.timeIntervalSince($0.value) < Self.idleRelease }
+                s.admitted = s.admitted.filter { now.timeIntervalSince($0.value.seen) < Self.idleRelease }
                 // One session is always admitted, however slow the node.
                 guard s.admitted.isEmpty || Double(s.admitted.count + 1) * Self.sessionFrameRate <= capacity else {
                     // Room comes when a session finishes or goes idle: a couple of seconds at least.
                     return .refuseSession(retryAfterMs: 2000)
                 }
             }
-            s.admitted[sessionId] = now
+            // Its share: the capacity split between the sessions admitted now.
+            let share = capacity / Double(max(1, s.admitted.count + (s.admitted[sessionId] == nil ? 1 : 0)))
+            var own = s.admitted[sessionId] ?? Share(seen: now, tokens: Self.burst(share), refilledAt: now)
+            own.tokens = min(Self.burst(share), own.tokens + max(0, now.timeIntervalSince(own.refilledAt)) * share)
+            own.refilledAt = now
+            own.seen = now
+            defer { s.admitted[sessionId] = own }
             let expectedWait = Double(queued) * s.frameMs / Double(threads)
             guard expectedWait <= Self.maxQueueMs else { return .shed(retryAfterMs: min(1000, max(100, Int(expectedWait.rounded(.up))))) }
+            guard own.tokens >= 1 else {
+                let waitMs = Int(((1 - own.tokens) / share * 1000).rounded(.up))
+                return .shed(retryAfterMs: min(1000, max(100, waitMs)))
+            }
             guard s.tokens >= 1 else {
                 let waitMs = Int(((1 - s.tokens) / capacity * 1000).rounded(.up))
                 return .shed(retryAfterMs: min(1000, max(100, waitMs)))
             }
             s.tokens -= 1
+            own.tokens -= 1
             return .accept
         }
     }
@@ -99,14 +129,34 @@ final class FrameAdmission: Sendable {
         state.withLock { _ = $0.admitted.removeValue(forKey: sessionId) }
     }
 
-    /// Records what a served frame cost on its thread (ms), which measures the capacity.
-    func served(frameMs: Double) {
-        guard frameMs.isFinite, frameMs > 0 else { return }
-        state.withLock { $0.frameMs += (frameMs - $0.frameMs) * Self.smoothing }
+    /// Records what a frame decoded and analysed cost on its thread (ms), which measures the
+    /// capacity; a frame of fewer than `typicalFramePixels` weighs in proportion.
+    func served(frameMs: Double, pixels: Int) {
+        guard frameMs.isFinite, frameMs > 0, pixels > 0 else { return }
+        let weight = Self.smoothing * min(1, Double(pixels) / Self.typicalFramePixels)
+        state.withLock { $0.frameMs += (frameMs - $0.frameMs) * weight }
     }
 
-    private func capacity(_ s: State) -> Double {
-        fixedCapacity ?? Double(threads) * 1000 / s.frameMs * Self.utilisation
+    /// Records processor time (ms) other work (a document read) took from the cores that serve
+    /// frames: for `otherWorkWindow` seconds or so the node admits fewer sessions.
+    func otherWork(ms: Double, at now: Date) {
+        guard ms.isFinite, ms > 0 else { return }
+        state.withLock { s in
+            s.otherWorkMs = Self.decayed(s, to: now) + ms
+            s.otherWorkAt = now
+        }
+    }
+
+    private static func decayed(_ s: State, to now: Date) -> Double {
+        guard let at = s.otherWorkAt else { return 0 }
+        return s.otherWorkMs * exp(-max(0, now.timeIntervalSince(at)) / otherWorkWindow)
+    }
+
+    private func capacity(_ s: State, at now: Date) -> Double {
+        if let fixedCapacity { return fixedCapacity }
+        // Thread-milliseconds a second left once other work's recent share is taken out.
+        let other = Self.decayed(s, to: now) / Self.otherWorkWindow
+        return max(0, Double(threads) * 1000 - other) / s.frameMs * Self.utilisation
     }
 
     /// Tokens for a quarter of a second of frames, at least one a thread.

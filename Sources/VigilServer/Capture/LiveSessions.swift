@@ -10,19 +10,22 @@ final class LiveSessions: @unchecked Sendable {
     /// One session's current attempt (engine and capture clock), its number, and the record it
     /// was last stored with.
     final class Entry: @unchecked Sendable {
-        // Invariant: `record`, `capture`, `attempt` and `refusedDocuments` are only used with
-        // `lock` held.
+        // Invariant: `record`, `capture`, `attempt`, `refusedDocuments` and `documentPhotos` are
+        // only used with `lock` held.
         let lock = NSLock()
         var record: SessionRecord
         var capture: CaptureAttempt
         var attempt: Int
         /// Fingerprints of the documents the document step refused (see `EngineState`).
         var refusedDocuments: [String]
-        init(record: SessionRecord, capture: CaptureAttempt, attempt: Int, refusedDocuments: [String] = []) {
+        /// Photos the document step has read (`CaptureService.maxDocumentPhotos`).
+        var documentPhotos: Int
+        init(record: SessionRecord, capture: CaptureAttempt, attempt: Int, refusedDocuments: [String] = [], documentPhotos: Int = 0) {
             self.record = record
             self.capture = capture
             self.attempt = attempt
             self.refusedDocuments = refusedDocuments
+            self.documentPhotos = documentPhotos
         }
 
         /// Starts the attempt over on `session` (a new plan): a fresh engine and capture clock.
@@ -33,7 +36,7 @@ final class LiveSessions: @unchecked Sendable {
         /// What the store keeps of it.
         var state: EngineState {
             EngineState(runner: capture.runner.state, attempt: attempt, clock: capture.clock,
-                        refusedDocuments: refusedDocuments.isEmpty ? nil : refusedDocuments)
+                        refusedDocuments: refusedDocuments.isEmpty ? nil : refusedDocuments, documentPhotos: documentPhotos == 0 ? nil : documentPhotos)
         }
     }
 

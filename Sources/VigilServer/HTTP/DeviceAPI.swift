@@ -12,14 +12,14 @@ enum DeviceAPI {
 
     static func register(_ router: inout Router, _ context: ServerContext) {
         router.add("GET", "/v1/client/session") { try status($0, context) }
-        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, offloaded: true, admit: { try context.admitFrame($0) }) { try frame($0, context) }
+        router.add("POST", "/v1/client/frames", bodyLimit: maxFrameBytes, lane: .workers, admit: { try context.admitFrame($0) }) { try frame($0, context) }
         router.add("POST", "/v1/client/finish") { try finish($0, context) }
         router.add("POST", "/v1/client/cancel") { try cancel($0, context) }
         router.add("POST", "/v1/client/location", bodyLimit: 1024) { try location($0, context) }
         router.add("POST", "/v1/client/device", bodyLimit: 1024) { try deviceId($0, context) }
         router.add("POST", "/v1/client/camera", bodyLimit: 1024) { try camera($0, context) }
         router.add("POST", "/v1/client/decline-reflection") { try declineReflection($0, context) }
-        router.add("POST", "/v1/client/document", bodyLimit: maxDocumentBytes, offloaded: true, admit: { try context.admitFrame($0) }) {
+        router.add("POST", "/v1/client/document", bodyLimit: maxDocumentBytes, lane: .background, admit: { try context.admitDocument($0, apiKey: false) }) {
             try document($0, context)
         }
     }
@@ -92,16 +92,16 @@ enum DeviceAPI {
             let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }
             guard let read else { throw HTTPError(.invalidToken, "the session token is not valid") }
             let record = try context.capture.expireIfDue(read)
-            body = statusView(record).jsonBytes
+            body = try statusView(record, context).jsonBytes
             context.statusAnswers.store(body, for: record.id, version: record.version)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
     }
 
-    static func statusView(_ record: SessionRecord) -> StatusView {
+    static func statusView(_ record: SessionRecord, _ context: ServerContext) throws(ServiceError) -> StatusView {
         let result = record.verdict
         return StatusView(status: record.status, outcome: result?.outcome, feedback: result?.feedback,
-                          signedResult: record.signedResult, lockedOut: result?.lockedOut, locale: record.locale,
+                          signedResult: try context.deviceSignedResult(result), lockedOut: result?.lockedOut, locale: record.locale,
                           redirectUrl: record.redirectUrl,
                           collectLocation: record.status.isFinal || record.risk?.location?.status != .missing ? nil : true,
                           motionOnlyAvailable: record.status.isFinal || record.risk?.reflectionDeclined == true || record.policy.motionOnly() == nil ? nil : true,
@@ -134,8 +134,6 @@ enum DeviceAPI {
             context.metrics.add("vigil_frames_refused_total{reason=\"frame_late\"}")
             throw ServerContext.busy(min(1000, max(100, Int(waitedMs))), "this frame waited too long for the server; send the next one later")
         }
-        // What a frame costs its worker, from here to its answer, measures the node's capacity.
-        defer { context.admission.served(frameMs: (ContinuousClock.now - started).milliseconds) }
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }
         try requireJPEG(request, "a frame")
@@ -143,9 +141,12 @@ enum DeviceAPI {
             throw HTTPError(.invalidCaptureTime, "'Vigil-Capture-Time' must be the capture time in ms since capture start (0-3600000)")
         }
         let image = try decodeJPEG(request, maxPixels: 1920 * 1080)
+        // What a frame decoded and analysed costs its worker, from its start to its answer,
+        // measures the node's capacity; a refusal before that is no measure of it.
+        defer { context.admission.served(frameMs: (ContinuousClock.now - started).milliseconds, pixels: image.width * image.height) }
         let progress = try context.capture.frame(record, image: image, jpeg: request.body, captureMs: captureMs)
         if progress.record.status.isFinal { context.admission.release(sessionId: record.id) }
-        return .json(answer(progress), headers: [("Cache-Control", "no-store")])
+        return .json(try answer(progress, context), headers: [("Cache-Control", "no-store")])
     }
 
     /// Refuses a body whose `Content-Type` is not `image/jpeg` (`what`: a frame, a document photo).
@@ -168,7 +169,7 @@ enum DeviceAPI {
     }
 
     /// The frame answer from the engine after a frame.
-    static func answer(_ progress: CaptureService.FrameProgress) -> FrameAnswer {
+    static func answer(_ progress: CaptureService.FrameProgress, _ context: ServerContext) throws(ServiceError) -> FrameAnswer {
         let engine = progress.engine, update = progress.update
         let challenge = update?.challengeIndex.map { i in
             ChallengeView(index: i, total: engine.tracker.challenges.count, kind: engine.tracker.challenges[i].kind, progress: update?.progress ?? 0,
@@ -182,19 +183,19 @@ enum DeviceAPI {
         return FrameAnswer(status: record.status, attempt: progress.attempt, maxAttempts: record.policy.maxAttempts,
                            retry: progress.retry,
                            face: progress.face, guidance: update?.guidance, challenge: challenge, reflection: reflection, outcome: verdict?.outcome,
-                           feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: record.signedResult)
+                           feedback: verdict?.feedback, lockedOut: verdict?.lockedOut, signedResult: try context.deviceSignedResult(verdict))
     }
 
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         guard !record.status.isFinal else { throw CaptureService.finished(record) }
         context.admission.release(sessionId: record.id)
-        return .json(statusView(try context.capture.finish(record)))
+        return .json(try statusView(try context.capture.finish(record), context))
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         context.admission.release(sessionId: record.id)
-        return .json(statusView(try context.capture.cancel(record)))
+        return .json(try statusView(try context.capture.cancel(record), context))
     }
 }

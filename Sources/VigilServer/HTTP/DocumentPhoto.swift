@@ -33,8 +33,13 @@ extension DeviceAPI {
         }
         guard record.document == nil else { throw HTTPError(.documentAlreadyCaptured, "the session's document was captured already") }
         try requireJPEG(request, "a document photo")
-        let image = try decodeJPEG(request, maxPixels: DocumentReader.maxPixels)
-        let (read, page) = try DocumentAPI.read(image)
+        // Every photo counts, read or not: a session's photos are bounded.
+        if try context.capture.countDocumentPhoto(record) {
+            return .json(DocumentAnswer(captured: false, guidance: .unreadable, type: nil, lockedOut: true), headers: [("Cache-Control", "no-store")])
+        }
+        let (read, page, image) = try DocumentAPI.read(as: record.id, context) {
+            try decodeJPEG(request, maxPixels: DocumentReader.maxPixels)
+        }
         context.metrics.add("vigil_document_photos_total")
         func answer(_ guidance: DocumentGuidance, lockedOut: Bool = false) -> HTTPResponse {
             HTTPResponse.json(DocumentAnswer(captured: false, guidance: guidance, type: read.type, lockedOut: lockedOut ? true : nil),

@@ -24,7 +24,7 @@ enum PublicAPI {
             let queue = try context.stored { () throws(StoreError) in try context.store.pendingWebhooks() }
             let gauges = [
                 "vigil_live_sessions": Double(context.live.count),
-                "vigil_frame_capacity": context.admission.capacity,
+                "vigil_frame_capacity": context.admission.capacity(at: context.clock.now),
                 "vigil_admitted_sessions": Double(context.admission.admittedSessions(at: context.clock.now)),
                 "vigil_webhook_queue_depth": Double(queue.count),
                 "vigil_webhook_queue_oldest_seconds": queue.oldestCreatedAt.map { max(0, context.clock.now.timeIntervalSince($0)) } ?? 0,

@@ -33,39 +33,73 @@ extension ServerContext {
         return error
     }
 
-    /// The tenant whose API key is the request's bearer token.
+    /// The tenant whose API key is the request's bearer token, after the rate limits (taken on
+    /// the headers already where the route has an admission).
     func tenant(_ request: HTTPRequest) throws -> Tenant {
-        try admit(request)
+        if !request.admittedOnHeaders { try admit(request) }
         let hash = try bearerHash(request, apiKey: true)
         guard let tenant = try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) else {
             throw failedAuthentication(request, Self.invalidAPIKey)
         }
         request.notes.tenantId = tenant.id
-        if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
+        if !request.admittedOnHeaders { try limitAPIKey(hash) }
         return tenant
     }
 
-    /// On the headers of a tenant request with a large body: its bearer token is a tenant's API
-    /// key, so that no stranger's body is read. The handler still authenticates it in full (rate
-    /// limits included); a refusal here counts as a failure. (Frames have `admitFrame`.)
-    func admitAPIKey(_ request: HTTPRequest) throws {
-        try refuseLockedOut(request)
+    private func limitAPIKey(_ hash: String) throws(HTTPError) {
+        if configuration.rateLimits.enabled, let wait = perAPIKey.take(hash) { throw Self.tooMany(wait, "requests with this API key") }
+    }
+
+    private func limitToken(_ hash: String) throws(HTTPError) {
+        if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
+    }
+
+    /// On the headers of a tenant request with a large body: the per-IP limit, then its bearer
+    /// token is a tenant's API key, so that no stranger's body is read, then the key's limit, all
+    /// before the body is read and queued. A refusal here counts as a failure. The handler
+    /// authenticates again without taking the limits twice. Returns the key's hash.
+    @discardableResult
+    func admitAPIKey(_ request: HTTPRequest) throws -> String {
+        try admit(request)
         let hash = try bearerHash(request, apiKey: true)
         guard try stored({ () throws(StoreError) in try store.tenant(apiKeyHash: hash) }) != nil else {
             throw failedAuthentication(request, Self.invalidAPIKey)
         }
+        try limitAPIKey(hash)
+        return hash
     }
 
-    /// On a frame's headers: its session token is known, and this node has room for the
-    /// session and the frame (`FrameAdmission`). A frame the node has no room for is answered
-    /// 503 `server_busy` with when to send again, unread; a finished session's frame goes on to
-    /// the handler, which says it is finished.
-    func admitFrame(_ request: HTTPRequest) throws {
-        try refuseLockedOut(request)
+    /// On the headers of a device request with a body: the per-IP limit, its session token, and
+    /// the token's limit, before the body is read and queued.
+    private func admitToken(_ request: HTTPRequest) throws -> SessionHead {
+        try admit(request)
         let hash = try bearerHash(request, apiKey: false)
         guard let head = try stored({ () throws(StoreError) in try store.sessionHead(tokenHash: hash) }) else {
             throw failedAuthentication(request, Self.invalidToken)
         }
+        try limitToken(hash)
+        return head
+    }
+
+    /// On a document photo's headers (`apiKey`: a tenant's one-off read, else a session's
+    /// document step): the caller and its rate limits, then room for another read on this node
+    /// and for this caller (`DocumentAdmission`), so that document reads never take the threads
+    /// or the memory that frames need. Refused: 503 `server_busy` with when to send again, unread.
+    func admitDocument(_ request: HTTPRequest, apiKey: Bool) throws {
+        let caller = apiKey ? try admitAPIKey(request) : try admitToken(request).id
+        if let ms = documents.admit(caller: caller) {
+            metrics.add("vigil_documents_refused_busy_total")
+            throw Self.busy(ms, "this server is reading as many documents as it can; send the photo again later")
+        }
+    }
+
+    /// On a frame's headers: the per-IP limit, its session token and the token's limit, then
+    /// this node has room for the session and the frame within the session's share
+    /// (`FrameAdmission`). A frame the node has no room for is answered 503 `server_busy` with
+    /// when to send again, unread; a finished session's frame goes on to the handler, which says
+    /// it is finished.
+    func admitFrame(_ request: HTTPRequest) throws {
+        let head = try admitToken(request)
         guard !head.status.isFinal else { return }
         switch admission.admit(sessionId: head.id, at: clock.now) {
         case .accept:
@@ -112,14 +146,15 @@ extension ServerContext {
         return head
     }
 
-    /// What `read` finds by the hash of the request's session token, after the rate limits.
+    /// What `read` finds by the hash of the request's session token, after the rate limits
+    /// (taken on the headers already where the route has an admission).
     private func authenticateDevice<T>(_ request: HTTPRequest, read: (String) throws(StoreError) -> T?) throws -> T {
-        try admit(request)
+        if !request.admittedOnHeaders { try admit(request) }
         let hash = try bearerHash(request, apiKey: false)
         guard let found = try stored({ () throws(StoreError) in try read(hash) }) else {
             throw failedAuthentication(request, Self.invalidToken)
         }
-        if configuration.rateLimits.enabled, let wait = perToken.take(hash) { throw Self.tooMany(wait, "requests with this session token") }
+        if !request.admittedOnHeaders { try limitToken(hash) }
         return found
     }
 

@@ -9,10 +9,10 @@ import VigilStore
 /// The tenant API: sessions (create, read, erase).
 enum TenantAPI {
     static func register(_ router: inout Router, _ context: ServerContext) {
-        router.add("POST", "/v1/sessions", bodyLimit: PhotoUpload.bodyLimitForOne, offloaded: true, admit: { try context.admitAPIKey($0) }) { try createSession($0, context) }
+        router.add("POST", "/v1/sessions", bodyLimit: PhotoUpload.bodyLimitForOne, lane: .workers, admit: { try context.admitAPIKey($0) }) { try createSession($0, context) }
         router.add("GET", "/v1/sessions/{sessionId}") { try readSession($0, context) }
         router.add("DELETE", "/v1/sessions/{sessionId}") { try eraseSession($0, context) }
-        router.add("POST", "/v1/compare", bodyLimit: PhotoUpload.bodyLimitForTwo, offloaded: true, admit: { try context.admitAPIKey($0) }) { try compare($0, context) }
+        router.add("POST", "/v1/compare", bodyLimit: PhotoUpload.bodyLimitForTwo, lane: .workers, admit: { try context.admitAPIKey($0) }) { try compare($0, context) }
         router.add("GET", "/v1/webhooks") { try readWebhook($0, context) }
         router.add("PUT", "/v1/webhooks", bodyLimit: 8 * 1024, admit: { try context.admitAPIKey($0) }) { try writeWebhook($0, context) }
     }

@@ -23,7 +23,25 @@ final class Metrics: Sendable {
         }
     }
 
-    /// Adds `value` to the counter `name` (with its labels written in, e.g. `x{status="2xx"}`).
+    /// `pairs` as label text (`a="x",b="y"`), every value escaped as the exposition format
+    /// wants (backslash, double quote, line feed), so that no value can end a label or a line.
+    static func labels(_ pairs: KeyValuePairs<String, String>) -> String {
+        pairs.map { name, value in
+            var escaped = ""
+            for character in value.unicodeScalars {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return "\(name)=\"\(escaped)\""
+        }.joined(separator: ",")
+    }
+
+    /// Adds `value` to the counter `name` (with its labels written in, e.g. `x{status="2xx"}`;
+    /// a value not from a fixed set goes through `labels(_:)`).
     func add(_ name: String, _ value: Double = 1) {
         counters.withLock { $0[name, default: 0] += value }
     }

@@ -22,6 +22,8 @@ final class ServerContext: Sendable {
     let perIP: RateLimiter, perAPIKey: RateLimiter, perToken: RateLimiter, authFailures: RateLimiter
     /// Which frames this node serves now.
     let admission: FrameAdmission
+    /// Which document reads this node takes on now.
+    let documents = DocumentAdmission()
 
     init(configuration: ServerConfiguration, store: any Store, signer: VerdictSigner, analyzers: AnalyzerPool?, clock: any ServerClock, logger: any Logger) {
         self.clock = clock
@@ -63,6 +65,13 @@ final class ServerContext: Sendable {
     func analyzers() throws(ServiceError) -> AnalyzerPool {
         guard let analyzerPool else { throw ServiceError(.notReady, "this server has no face analyzers") }
         return analyzerPool
+    }
+
+    /// The copy of a session's result signed for the device (`VerdictPayload.forDevice`), nil
+    /// until it is decided. Ed25519 signatures are deterministic: the same result gives the same
+    /// copy on every node and every poll, while its key is the active one.
+    func deviceSignedResult(_ verdict: VerdictPayload?) throws(ServiceError) -> String? {
+        try verdict.map { (verdict) throws(ServiceError) in try sign(verdict.forDevice).jws }
     }
 
     /// `payload` signed with the active key: its JSON and compact JWS.
