@@ -64,6 +64,21 @@ public struct VerdictPayload: Codable, Hashable, Sendable {
     public var lockedOut: Bool?
     /// The identity document captured in the session's document step, when it had one.
     public var document: DocumentResult?
+    /// `device` in the copy signed for the device (`forDevice`); absent in the full result that
+    /// the tenant's API and webhooks carry.
+    public var scope: String?
+
+    /// The copy of this result the device gets (the capture page, the SDK, which may hand it to
+    /// the tenant's backend): the same session, outcome, score, feedback, checks and match,
+    /// without personal data: of the document only its type, issuer, checks and face match,
+    /// of the risk signals no coordinates, device id or camera label. `scope` says so.
+    public var forDevice: VerdictPayload {
+        var copy = self
+        copy.document = document?.erasingPersonalData
+        copy.risk = risk?.erasingPersonalData
+        copy.scope = "device"
+        return copy
+    }
 
     /// A payload.
     public init(iss: String, aud: String, sub: String, iat: Int, jti: String, externalRef: String?, outcome: String, score: Double,

@@ -38,16 +38,25 @@ public struct IPRange: Sendable, Equatable {
 
     /// The client's address: the peer's, unless the peer is one of `trusted`; then the nearest
     /// address in `forwardedFor` (X-Forwarded-For, each proxy appending the one it saw) that is
-    /// not a trusted proxy. Anything not an address in the header ends the walk there.
+    /// not a trusted proxy. A hop that is not an address (`unknown`, `203.0.113.1:5555`, an
+    /// empty one) ends the walk as an untrusted client of its own: never the proxy that passed
+    /// it on, whose loopback address would pass for this host and whose rate-limit bucket it
+    /// would share. It is named `unparsed:` and the hop's first 64 letters, digits and `.:-_`.
     public static func client(peer: String, forwardedFor: String?, trusted: [IPRange]) -> String {
         guard let forwardedFor, trusted.contains(where: { $0.contains(peer) }) else { return peer }
         var client = peer
-        for hop in forwardedFor.split(separator: ",").reversed() {
+        for hop in forwardedFor.split(separator: ",", omittingEmptySubsequences: false).reversed() {
             let address = hop.trimmingCharacters(in: .whitespaces)
-            guard bytes(address) != nil else { break }
+            guard bytes(address) != nil else { return unparsed(address) }
             client = address
             if !trusted.contains(where: { $0.contains(address) }) { break }
         }
         return client
+    }
+
+    /// The name of a client known only by a hop that is not an address.
+    static func unparsed(_ hop: String) -> String {
+        let kept = hop.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".:-_".unicodeScalars.contains($0)) }
+        return "unparsed:" + String(String.UnicodeScalarView(kept.prefix(64)))
     }
 }

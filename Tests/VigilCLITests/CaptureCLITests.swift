@@ -88,8 +88,10 @@ import VigilSynth
             live = try capture(seed: seed, document: document)
         }
         #expect(live.status == 0, "\(live.states)")
+        // The device's result has the document's type, checks and face match; what identifies the
+        // person goes to the tenant's backend only.
         let read = try #require(live.states.last?["document"] as? [String: Any])
-        #expect(read["type"] as? String == "TD1" && read["surname"] as? String == "OBAMA" && read["documentNumber"] as? String == "D23145890")
+        #expect(read["type"] as? String == "TD1" && read["surname"] == nil && read["documentNumber"] == nil)
         #expect((read["face"] as? [String: Any])?["matched"] as? Bool == true, "\(read)")
         // Without the photo the session cannot start, and says why.
         let missing = try capture(seed: 1, document: nil)

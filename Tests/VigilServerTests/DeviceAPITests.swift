@@ -138,9 +138,13 @@ import VigilTestSupport
         let payload = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
         #expect(payload.aud == t.tenantIds["a"] && payload.sub == id && payload.outcome == "passed")
         #expect(payload.match?.matched == true && (payload.match?.similarity ?? 0) >= 0.5)
-        // The tenant reads the same signed result; a tampered copy does not verify.
+        // The device's copy is scoped to it; the tenant reads the full result, the same but for
+        // that; a tampered copy does not verify.
+        #expect(payload.scope == "device")
         let read = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"])
-        #expect(read.json["signedResult"] as? String == compact)
+        let full = try CompactJWS(parsing: try #require(read.json["signedResult"] as? String))
+        let fullPayload = try JSONDecoder().decode(VerdictPayload.self, from: Data(full.payload))
+        #expect(full.isSigned(by: key) && fullPayload.scope == nil && fullPayload.forDevice == payload)
         let audit = try #require((read.json["auditImage"] as? String).flatMap { Data(base64Encoded: $0) })
         #expect(try Image(encoded: [UInt8](audit)).width == 640)
         var tampered = Array(compact.utf8)
@@ -342,9 +346,12 @@ import VigilTestSupport
         let other = t.createSession()
         #expect(report(["status": "denied"], other.token).errorCode == "location_not_requested")
         let finished = t.request("POST", "/v1/client/finish", bearer: token)
-        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        // The tenant's result has the coordinates; the device's copy only the status.
+        let jws = try CompactJWS(parsing: try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["signedResult"] as? String))
         let location = try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload)).risk?.location
         #expect(location == SessionRisk.Location(status: .granted, latitude: -23.55, longitude: -46.63, accuracyMeters: 30))
+        let copy = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        #expect(try JSONDecoder().decode(VerdictPayload.self, from: Data(copy.payload)).risk?.location == SessionRisk.Location(status: .granted))
         #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["location"] != nil)
     }
 
@@ -356,14 +363,16 @@ import VigilTestSupport
             t.request("POST", "/v1/client/camera", bearer: token, headers: ["Content-Type": "application/json"],
                       body: [UInt8](try! JSONSerialization.data(withJSONObject: body)))
         }
-        func verdict(_ token: String) throws -> VerdictPayload {
-            let finished = t.request("POST", "/v1/client/finish", bearer: token)
-            let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        /// The tenant's signed result once the device has finished.
+        func verdict(_ session: (id: String, token: String)) throws -> VerdictPayload {
+            #expect(t.request("POST", "/v1/client/finish", bearer: session.token).status == 200)
+            let read = t.request("GET", "/v1/sessions/\(session.id)", bearer: t.apiKeys["a"])
+            let jws = try CompactJWS(parsing: try #require(read.json["signedResult"] as? String))
             return try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload))
         }
         let plain = t.createSession()
         #expect(report(["label": "FaceTime HD Camera", "facing": "user"], plain.token).json["virtualCamera"] as? Bool == false)
-        let ordinary = try verdict(plain.token)
+        let ordinary = try verdict(plain)
         #expect(ordinary.risk?.virtualCamera == false && ordinary.risk?.camera == SessionRisk.Camera(label: "FaceTime HD Camera", facing: .user))
         #expect(ordinary.checks["camera"] == nil)
 
@@ -376,7 +385,7 @@ import VigilTestSupport
         #expect(obs.json["virtualCamera"] as? Bool == true && obs.json["refused"] as? Bool == true)
         // Switching to a real camera afterwards does not clear it.
         #expect(report(["label": "Integrated Webcam", "facing": "user"], refusing.token).json["virtualCamera"] as? Bool == true)
-        let signed = try verdict(refusing.token)
+        let signed = try verdict(refusing)
         #expect(signed.risk?.virtualCamera == true && signed.risk?.camera?.label == "Integrated Webcam")
         #expect(signed.checks["camera"]?.passed == false && signed.checks["camera"]?.reason == "virtual_camera" && signed.outcome == "failed")
         #expect(report(["label": "cam"], refusing.token).status == 409)
@@ -406,8 +415,10 @@ import VigilTestSupport
         #expect(report(["deviceId": "device-0123456789"]).status == 200)
         #expect(report(["deviceId": "device-9876543210"]).errorCode == "device_id_already_reported")
         let finished = t.request("POST", "/v1/client/finish", bearer: token)
-        let jws = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        let jws = try CompactJWS(parsing: try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["signedResult"] as? String))
         #expect(try JSONDecoder().decode(VerdictPayload.self, from: Data(jws.payload)).risk?.deviceId == "device-0123456789")
+        let copy = try CompactJWS(parsing: try #require(finished.json["signedResult"] as? String))
+        #expect(try JSONDecoder().decode(VerdictPayload.self, from: Data(copy.payload)).risk?.deviceId == nil)
         #expect((t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["risk"] as? [String: Any])?["deviceId"] as? String
                 == "device-0123456789")
         #expect(report(["deviceId": "device-0123456789"]).status == 409)

@@ -67,6 +67,17 @@ import VigilSynth
         #expect((document["signs"] as? [String: Any])?["screen"] is Bool, "the signs of a copy are signed with the document")
         #expect((result["checks"] as? [String: Any])?["documentMatch"] != nil && (result["checks"] as? [String: Any])?["document"] != nil)
         #expect(last.json["outcome"] as? String == "passed" || (result["feedback"] as? [String])?.contains("faceMismatch") == false)
+        #expect(result["scope"] == nil)
+
+        // The device gets a copy signed for it, without what identifies the person: the last
+        // frame's answer and every poll carry the same one.
+        let polled = try #require(t.request("GET", "/v1/client/session", bearer: token).json["signedResult"] as? String)
+        #expect(last.json["signedResult"] as? String == polled)
+        let copy = try #require(try JSONSerialization.jsonObject(with: Data(CompactJWS(parsing: polled).payload)) as? [String: Any])
+        #expect(copy["scope"] as? String == "device" && copy["outcome"] as? String == result["outcome"] as? String && copy["sub"] as? String == id)
+        let seen = try #require(copy["document"] as? [String: Any])
+        #expect(seen["surname"] == nil && seen["givenNames"] == nil && seen["documentNumber"] == nil && seen["dateOfBirth"] == nil)
+        #expect(seen["type"] as? String == "TD3" && seen["checks"] != nil && seen["face"] != nil)
 
         // The photo and what identifies the person are personal data: DELETE erases them and
         // keeps the type and the checks.

@@ -23,12 +23,16 @@ final class PostgresConnection: SQLConnection {
     /// Connects to `url` (a `postgres://` URL or `key=value` string); a connection that takes
     /// over 5 s fails unless the URL says otherwise.
     init(url: String) throws(StoreError) {
+        // libpq's own parse errors quote the piece they stumbled on, which may be the password
+        // ("invalid percent-encoded token"): the URL is parsed here first, and its errors told in
+        // words that quote nothing of it.
+        let secrets = try Self.secrets(of: url)
         // Later entries override earlier ones: the URL's own settings win over the defaults.
         let keywords = ["connect_timeout", "application_name", "dbname"], values = ["5", "vigil", url]
         let connection = withCStringArray(keywords) { k in withCStringArray(values) { v in PQconnectdbParams(k, v, 1) } }
         guard let connection else { throw .unavailable("libpq could not allocate a connection") }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.text(PQerrorMessage(connection))
+            let message = Self.redacted(Self.text(PQerrorMessage(connection)), hiding: secrets)
             PQfinish(connection)
             throw .unavailable(message)
         }
@@ -38,6 +42,30 @@ final class PostgresConnection: SQLConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// The password (and the whole string) of a connection string that libpq parses; a string
+    /// it does not parse is refused with what to check, never with any of its text.
+    static func secrets(of url: String) throws(StoreError) -> [String] {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            PQfreemem(error)
+            throw .unavailable("the PostgreSQL connection string could not be parsed (check its form, its percent-encoding, "
+                               + "its port and its option names; it is not repeated here, since it may hold a password)")
+        }
+        defer { PQconninfoFree(options) }
+        var secrets = [url]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val, value.pointee != 0 { secrets.append(String(cString: value)) }
+            option += 1
+        }
+        return secrets
+    }
+
+    /// `message` with every one of `secrets` in it replaced.
+    static func redacted(_ message: String, hiding secrets: [String]) -> String {
+        secrets.filter { !$0.isEmpty }.reduce(message) { $0.replacingOccurrences(of: $1, with: "(hidden)") }
+    }
 
     func execute(_ sql: String) throws(StoreError) {
         let ends = sql == "COMMIT" || sql == "ROLLBACK"
