@@ -44,9 +44,13 @@ import VigilVerifier
         #expect(result.outcome == "passed" && result.message == "Verification complete")
         let jwks = try #require(t.request("GET", "/.well-known/jwks.json").decode(JWKSet.self))
         let verified = try VigilVerifier.verifyResult(jws: result.signedResult, jwks: jwks, audience: t.tenantIds["a"]!, sessionId: id)
-        #expect(verified.passed)
-        // The SDK's device id (the one in `ssid`) is the one the server signed.
-        #expect(verified.claims.risk?.deviceId == deviceId && deviceId != nil)
+        #expect(verified.passed && verified.claims.scope == "device")
+        // The device's copy leaves the device id out; the SDK's (the one in `ssid`) is the one
+        // the server signed in the tenant's result.
+        #expect(verified.claims.risk?.deviceId == nil)
+        let full = try #require(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"]).json["signedResult"] as? String)
+        let tenants = try VigilVerifier.verifyResult(jws: full, jwks: jwks, audience: t.tenantIds["a"]!, sessionId: id)
+        #expect(tenants.claims.risk?.deviceId == deviceId && deviceId != nil && tenants.claims.scope == nil)
     }
 
     /// A session that finds the server full waits for a place (its frames answered 503
