@@ -85,7 +85,8 @@ import VigilTestSupport
     }
 
     /// Processor time reported by other work (document reads) is taken from the threads'
-    /// budget for about ten seconds: a node busy reading admits fewer sessions, then recovers.
+    /// budget for about ten seconds: a node busy reading admits fewer sessions, then recovers;
+    /// frames keep at least a quarter of the threads' time.
     @Test func documentWorkLowersTheCapacityForAWhile() {
         let admission = FrameAdmission(threads: 2)
         for _ in 0..<200 { admission.served(frameMs: 20, pixels: 640 * 480) }
@@ -95,6 +96,10 @@ import VigilTestSupport
         let busy = admission.capacity(at: start.addingTimeInterval(10))
         #expect(busy < idle * 0.8, "\(idle) -> \(busy)")
         #expect(admission.capacity(at: start.addingTimeInterval(60)) > idle * 0.98)
+        // However much is reported, frames keep a quarter of the threads' time.
+        admission.otherWork(ms: 1e9, at: start.addingTimeInterval(60))
+        #expect(abs(admission.capacity(at: start.addingTimeInterval(60)) - idle / 4) < 0.01)
+        #expect(admission.admit(sessionId: "a", at: start.addingTimeInterval(60)) == .accept)
     }
 
     /// Measured, the capacity is 85% of what the threads serve at the running mean of a frame's

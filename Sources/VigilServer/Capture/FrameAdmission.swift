@@ -154,9 +154,10 @@ final class FrameAdmission: Sendable {
 
     private func capacity(_ s: State, at now: Date) -> Double {
         if let fixedCapacity { return fixedCapacity }
-        // Thread-milliseconds a second left once other work's recent share is taken out.
+        // Thread-milliseconds a second left once other work's recent share is taken out; frames
+        // keep at least a quarter of them (documents have one lower-priority thread of their own).
         let other = Self.decayed(s, to: now) / Self.otherWorkWindow
-        return max(0, Double(threads) * 1000 - other) / s.frameMs * Self.utilisation
+        return max(Double(threads) * 250, Double(threads) * 1000 - other) / s.frameMs * Self.utilisation
     }
 
     /// Tokens for a quarter of a second of frames, at least one a thread.
