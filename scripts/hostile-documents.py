@@ -26,7 +26,7 @@ def call(c, method, path, body=None, headers=None):
 
 def session(source, document=False):
     body = {"riskLevel": "low"}
-    if document: body["policy"] = {"count": 1, "document": {"types": ["passport", "idCard", "td2"]}}
+    if document: body["document"] = {"types": ["passport", "idCard", "td2"]}
     _, _, data = call(connect(source), "POST", "/v1/sessions", json.dumps(body), {"Authorization": "Bearer " + key, "Content-Type": "application/json"})
     return json.loads(data)["sessionToken"]
 

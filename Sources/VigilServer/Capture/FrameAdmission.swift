@@ -101,10 +101,11 @@ final class FrameAdmission: Sendable {
                     return .refuseSession(retryAfterMs: 2000)
                 }
             }
-            // Its share: the capacity split between the sessions admitted now.
+            // Its share: the capacity split between the sessions admitted now, a second of it at
+            // once (a client catching up after a wait sends a few frames back to back).
             let share = capacity / Double(max(1, s.admitted.count + (s.admitted[sessionId] == nil ? 1 : 0)))
-            var own = s.admitted[sessionId] ?? Share(seen: now, tokens: Self.burst(share), refilledAt: now)
-            own.tokens = min(Self.burst(share), own.tokens + max(0, now.timeIntervalSince(own.refilledAt)) * share)
+            var own = s.admitted[sessionId] ?? Share(seen: now, tokens: max(1, share), refilledAt: now)
+            own.tokens = min(max(1, share), own.tokens + max(0, now.timeIntervalSince(own.refilledAt)) * share)
             own.refilledAt = now
             own.seen = now
             defer { s.admitted[sessionId] = own }
