@@ -226,6 +226,17 @@ import VigilTestSupport
         }
     }
 
+    struct TimedOut: Error {}
+
+    /// Waits (up to 10 s) until `condition` holds.
+    static func waitUntil(_ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { throw TimedOut() }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
     static func server(_ gate: Gate) throws -> HTTPServer {
         var router = Router()
         router.add("POST", "/work", bodyLimit: 1024, lane: .workers) { request in
@@ -267,15 +278,20 @@ import VigilTestSupport
         configuration.backgroundWorkers = 1
         configuration.backgroundQueue = 2
         let server = try HTTPServer(configuration: configuration, router: router)
+        defer { gate.open.withLock { $0 = true } }
+        // The first holds the thread before the next two take the queue's places.
         let held = try (0..<3).map { _ in try RawHTTPClient(port: server.port) }
-        for client in held { #expect(client.send(Array("POST /long HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na".utf8))) }
-        while gate.entered.withLock({ $0 }) == 0 || server.backgroundRequests < 3 { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(held[0].send(Array("POST /long HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na".utf8)))
+        try Self.waitUntil { gate.entered.withLock({ $0 }) == 1 }
+        for client in held.dropFirst() { #expect(client.send(Array("POST /long HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na".utf8))) }
+        try Self.waitUntil { server.backgroundRequests == 3 }
         let refused = try RawHTTPClient(port: server.port).request("POST", "/long", body: Array("b".utf8))
         #expect(refused.status == 503 && refused.error?.code == "server_busy" && refused.headers["retry-after"] == "1")
         #expect(try RawHTTPClient(port: server.port).request("POST", "/quick", body: Array("c".utf8)).status == 200)
         gate.open.withLock { $0 = true }
         for client in held { #expect(try client.readResponse().status == 200) }
-        #expect(server.backgroundRequests == 0)
+        // A job leaves the lane's count once it has returned, just after its answer is sent.
+        try Self.waitUntil { server.backgroundRequests == 0 }
     }
 
     /// A client that goes away while its request is on a worker: the worker still finishes, and

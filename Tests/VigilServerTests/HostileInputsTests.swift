@@ -99,7 +99,7 @@ import VigilTestSupport
             _ = try? client.readResponse()
         }
         let text = try scrape()
-        #expect(text.count < quiet.count + 4096, "\(quiet.count) -> \(text.count)")
+        #expect(text.count < quiet.count + 8192, "\(quiet.count) -> \(text.count)")
         #expect(!text.contains(long))
         try PrometheusText.parse(text)
     }
