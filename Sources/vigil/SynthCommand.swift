@@ -10,6 +10,7 @@ enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
            vigil synth documents [--photos DIR] [--count 30] [--seed N] [--out DIR]
+           vigil synth real --clips DIR --annotations FILE [--rates 5,10,15] [--repeats 2] [--workers 2] [--seed N]
            vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
@@ -20,6 +21,7 @@ enum SynthCommand {
         switch sub {
         case "session": return try session(rest)
         case "eval": return try evaluate(rest)
+        case "real": return try real(rest)
         case "documents": return try documents(rest)
         default: throw CLIError.usage("unknown synth command '\(sub)'\n\(usage)")
         }
@@ -148,6 +150,37 @@ enum SynthCommand {
     }
 
     /// Attack and live sessions at each level, tallied (what scripts/eval-liveness prints).
+    /// The real-face evaluation: annotated clips of real people, each motion answering its prompt.
+    static func real(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["clips", "annotations", "rates", "repeats", "workers", "seed"])
+        guard args.positionals.isEmpty, let clipsPath = args.value("clips"), let annotationsPath = args.value("annotations") else {
+            throw CLIError.usage(usage)
+        }
+        let rates = try (args.value("rates") ?? "5,10,15").split(separator: ",").map { text -> Int in
+            guard let fps = Int(text), (1...30).contains(fps) else { throw CLIError.usage("--rates: frame rates of 1 to 30, got '\(text)'\n\(usage)") }
+            return fps
+        }
+        let repeats = Int(try args.double("repeats", default: 2, range: 1...100))
+        let workers = Int(try args.double("workers", default: Double(max(1, ProcessInfo.processInfo.activeProcessorCount)), range: 1...64))
+        let annotations: [ClipAnnotation]
+        do {
+            annotations = try JSONDecoder().decode([ClipAnnotation].self, from: Data(contentsOf: URL(fileURLWithPath: annotationsPath)))
+        } catch {
+            throw CLIError(code: "bad_annotations", message: "\(annotationsPath): \(error)")
+        }
+        let folder = URL(fileURLWithPath: clipsPath, isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+        let clips = names.compactMap { try? RecordedClip(directory: folder.appendingPathComponent($0, isDirectory: true)) }
+        guard !clips.isEmpty else { throw CLIError(code: "bad_clips", message: "\(folder.path): no clip folders (clip.json and frames)") }
+        let started = Date()
+        let evaluation = try RealFaceEvaluation.run(clips: clips, annotations: annotations, rates: rates, repeats: repeats, models: try FaceModels(),
+                                                    workers: workers, seed: try seed(args))
+        print("real faces: \(clips.count) clips, \(evaluation.trials.count) sessions, one motion each, BPCER (rejected/sessions)")
+        print(evaluation.table(), terminator: "")
+        print(String(format: "%d sessions in %.0f s with %d workers", evaluation.trials.count, Date().timeIntervalSince(started), workers))
+        return 0
+    }
+
     static func evaluate(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["photos", "levels", "species", "per-species", "live", "workers", "seed", "keep-failures"],
                                  switches: ["matrix", "light-sweep"])
