@@ -210,7 +210,7 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
                     headers: [("Connection", "close")])
         : nil
     // Answered, logged and counted before the client can read the answer, here or on a worker.
-    @Sendable func answer(_ request: HTTPRequest, into reply: OpaquePointer?) {
+    @Sendable func answer(_ request: HTTPRequest, into reply: OpaquePointer?, refusal: HTTPError? = refusal) {
         var request = request
         let response = server.router.respond(to: &request, refusal: refusal)
         send(response, to: reply)
@@ -225,12 +225,8 @@ private let handlerCallback: vh_handler_fn = { context, raw, reply in
         vh_reply_finish(pending.pointer)
     }
     if !queued {
-        var request = request
-        let response = server.router.respond(to: &request, refusal: HTTPError(
-            .serverBusy, "this server is doing as much of this work as it can; send it again later",
-            headers: [("Retry-After", "1")], retryAfterMs: 1000))
-        send(response, to: pending.pointer)
-        server.observe(request, response, (ContinuousClock.now - started).milliseconds)
+        answer(request, into: pending.pointer, refusal: HTTPError(.serverBusy, "this server is doing as much of this work as it can; send it again later",
+                                                                  headers: [("Retry-After", "1")], retryAfterMs: 1000))
         vh_reply_finish(pending.pointer)
     }
 }

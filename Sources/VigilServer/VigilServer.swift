@@ -20,6 +20,8 @@ public final class VigilServer: Sendable {
     public var baseURL: String { context.baseURL }
     private let http: HTTPServer
     private let router: Router
+    /// The methods the routes answer, once: every request's metrics name one of them or `other`.
+    private let methods: Set<String>
     private let context: ServerContext
     private let worker: BackgroundWorker
 
@@ -56,6 +58,7 @@ public final class VigilServer: Sendable {
         DocumentAPI.register(&router, context)
         if configuration.demo { DemoPage.register(&router, context) }
         routes = router.routes.map { ($0.method, $0.pattern) }
+        methods = router.methods
         self.router = router
         do {
             // Frames, comparisons and reference photos run on as many workers as there are
@@ -64,7 +67,7 @@ public final class VigilServer: Sendable {
                                                 workers: configuration.threads, connectionsPerAddress: configuration.connectionsPerAddress)
             http.trustedProxies = configuration.trustedProxies
             http.backgroundQueue = DocumentAdmission.maxInFlight
-            let methods = router.methods
+            let methods = self.methods
             self.http = try HTTPServer(configuration: http, router: router) { request, response, milliseconds in
                 Self.observe(request, response, milliseconds, methods: methods, context)
             }
@@ -89,7 +92,7 @@ public final class VigilServer: Sendable {
         let (_, refusal) = router.admission(method: request.method, path: request.path) { request }
         let response = router.respond(to: &request, refusal: refusal)
         let elapsed = ContinuousClock.now - started
-        Self.observe(request, response, elapsed.milliseconds, methods: router.methods, context)
+        Self.observe(request, response, elapsed.milliseconds, methods: methods, context)
         return response
     }
 

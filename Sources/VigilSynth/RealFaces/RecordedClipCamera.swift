@@ -30,10 +30,8 @@ public struct RecordedClipCamera: SyntheticCamera {
         }
         let seconds = max(0, event.start - Self.leadSeconds) + Double(timestampMs - shown - reactionMs) / 1000
         guard seconds < clip.duration else {
-            let last = clip.frames.count - 1
-            let tail = Self.backAndForth(from: clip.index(at: clip.duration - 1), to: last,
-                                         step: Int((seconds - clip.duration) * 1000), fps: clip.fps)
-            return tail
+            return Self.backAndForth(from: clip.index(at: clip.duration - 1), to: clip.frames.count - 1,
+                                     step: Int((seconds - clip.duration) * 1000), fps: clip.fps)
         }
         return clip.index(at: seconds)
     }
