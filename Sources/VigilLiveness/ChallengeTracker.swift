@@ -137,6 +137,17 @@ public struct ChallengeTracker: Codable, Sendable {
         return signal.isNeutral && face.eyes.left > eyeOpen && face.eyes.right > eyeOpen && abs(signal.mouth) < thresholds.mouthOpenIncrease / 4
     }
 
+    /// Whether `face` looks at the camera with its eyes open and its mouth not opened as far as
+    /// the motion, pose within a turn and a nod of the baseline: what an identity sample after the
+    /// first needs (descriptors of one person stay well within their limit there). True before
+    /// the baseline exists.
+    public func isFacingCamera(_ face: FaceObservation) -> Bool {
+        guard let baseline else { return true }
+        let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
+        return abs(signal.yaw) < thresholds.turnDegrees && abs(signal.pitch) < thresholds.nodDegrees && !signal.eyesClosed
+            && signal.mouth < thresholds.mouthOpenIncrease
+    }
+
     /// Feeds one frame's faces (largest first) taken at `timestampMs` on the capture clock.
     public mutating func observe(_ faces: [FaceObservation], at timestampMs: Int) -> TrackerUpdate {
         let guidance = placement.guidance(for: faces)

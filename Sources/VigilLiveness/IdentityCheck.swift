@@ -26,9 +26,10 @@ public struct IdentityCheck: Codable, Sendable {
         largest = max(largest, first.distance(to: descriptor))
     }
 
-    /// The verdict; fewer than two samples cannot show a change.
+    /// The verdict; fewer than two samples cannot show a change. The face was found then, but
+    /// not looking at the camera long enough: the guidance says to.
     public var result: CheckResult {
-        guard samples >= 2 else { return CheckResult(passed: false, score: 0, feedback: .faceNotFound, reason: "too_few_samples") }
+        guard samples >= 2 else { return CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "too_few_samples") }
         let score = max(0, 1 - largest / (2 * maxDistance))
         guard largest <= maxDistance else {
             return CheckResult(passed: false, score: score, feedback: .identityChanged, reason: "identity_changed")

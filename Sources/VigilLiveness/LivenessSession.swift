@@ -39,11 +39,12 @@ public struct LivenessSession: Codable, Sendable {
     }
 
     /// Descriptors per session for the identity check (the SPEC's budget): at the start, half-way
-    /// through the challenges and at the end, so a face swapped in at any point is sampled.
+    /// through the challenges and at the end, so a face swapped in at any point is sampled. Two
+    /// suffice when the person does not face the camera again before `identityWaitMs` is over.
     public static let identitySamples = 3
     /// Minimum time between identity samples (ms).
     public static let identitySpacingMs = 500
-    /// How long the session waits for a resting face for the last identity sample (ms).
+    /// How long the session waits for a face looking at the camera for the last identity sample (ms).
     public static let identityWaitMs = 2000
 
     /// The policy in force.
@@ -147,26 +148,32 @@ public struct LivenessSession: Codable, Sendable {
     }
 
     /// How many identity samples should have been taken by now: one from the start, the second
-    /// once half the challenges passed (or the reflection started), the third at the end.
+    /// once half the challenges passed (the only one, or the reflection started when there are
+    /// none), the third once the challenges and the reflection are over.
     private var identitySamplesDue: Int {
         if endedAtMs != nil { return 3 }
         let passed = tracker.challenges.count { $0.state == .passed }
-        let halfWay = tracker.challenges.count >= 2 ? passed >= tracker.challenges.count / 2 : reflectionStartMs != nil
+        let halfWay = tracker.challenges.isEmpty ? reflectionStartMs != nil : passed >= max(1, tracker.challenges.count / 2)
         return halfWay ? 2 : 1
     }
 
-    /// Whether the caller should compute this frame's descriptor and pass it to `observe`.
+    /// Whether the caller should compute this frame's descriptor and pass it to `observe`
+    /// (`LivenessRunner` aligns a tracked face's chip on a detection around it first).
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
-        // Near-frontal resting faces only: descriptors of one person drift apart with pose and
-        // expression (an open mouth, shut eyes), and a swapped-in face rests most of the time.
-        // Detected faces only: tracked landmarks lag a head just back from a motion, and a chip
-        // aligned on them reads as another person (distances of 0.64-0.75 against 0.07-0.16
-        // for the same person's detected faces).
-        guard identityTaken < identitySamplesDue, !tracker.finished || tracker.passed, frame.faces.count == 1,
-              frame.faces[0].source == .detected,
-              tracker.placement.guidance(for: frame.faces) == nil, abs(frame.faces[0].pose.yaw) < 15, abs(frame.faces[0].pose.pitch) < 15,
-              tracker.isResting(frame.faces[0]) else {
+        guard identityTaken < identitySamplesDue, !tracker.finished || tracker.passed, frame.faces.count == 1 else { return false }
+        let face = frame.faces[0]
+        guard !face.isDoubtful, tracker.placement.guidance(for: frame.faces) == nil, abs(face.pose.yaw) < 15, abs(face.pose.pitch) < 15 else {
             return false
+        }
+        if identityTaken == 0 {
+            // The first sample is what a reference photo or a document's portrait is compared
+            // with: a detected, resting face.
+            guard face.source == .detected, tracker.isResting(face) else { return false }
+        } else {
+            // Later ones only show the same person is still there: any frame facing the camera
+            // with open eyes will do. Real people keep talking, smile and hold a motion after
+            // it passed; they do not rest on cue.
+            guard tracker.isFacingCamera(face) else { return false }
         }
         guard let last = lastIdentityMs else { return true }
         return frame.timestampMs - last >= Self.identitySpacingMs
@@ -213,6 +220,14 @@ public struct LivenessSession: Codable, Sendable {
         return sharp * frontal * eyes
     }
 
+    /// The identity check's verdict. A session whose challenges failed before the second sample
+    /// was due could not show a change, and saying so would blame the wrong thing.
+    private var identityResult: CheckResult {
+        let result = identity.result
+        guard result.reason == "too_few_samples", tracker.finished, !tracker.passed else { return result }
+        return CheckResult(passed: true, score: 0.5, reason: "challenges_not_passed")
+    }
+
     /// The first identity sample, once taken: the person's resting face.
     public var identityDescriptor: FaceDescriptor? { identity.firstDescriptor }
 
@@ -221,7 +236,7 @@ public struct LivenessSession: Codable, Sendable {
     public func decide(evidence: SessionEvidence = SessionEvidence()) -> LivenessDecision {
         var checks: [String: CheckResult] = [
             "frameTiming": timing.result, "singleFace": singleFace.result, "planarMotion": planar.result,
-            "identity": identity.result, "screenPattern": screen.result,
+            "identity": identityResult, "screenPattern": screen.result,
         ]
         if plan.reflection != nil {
             checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")

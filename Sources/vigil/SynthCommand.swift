@@ -10,7 +10,7 @@ enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
            vigil synth documents [--photos DIR] [--count 30] [--seed N] [--out DIR]
-           vigil synth real --clips DIR --annotations FILE [--rates 5,10,15] [--repeats 2] [--workers 2] [--seed N]
+           vigil synth real --clips DIR --annotations FILE [--rates 5,10,15] [--repeats 2] [--workers 2] [--seed N] [--keep-failures DIR]
            vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
     """
@@ -152,7 +152,7 @@ enum SynthCommand {
     /// Attack and live sessions at each level, tallied (what scripts/eval-liveness prints).
     /// The real-face evaluation: annotated clips of real people, each motion answering its prompt.
     static func real(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["clips", "annotations", "rates", "repeats", "workers", "seed"])
+        let args = try Arguments(arguments, valued: ["clips", "annotations", "rates", "repeats", "workers", "seed", "keep-failures"])
         guard args.positionals.isEmpty, let clipsPath = args.value("clips"), let annotationsPath = args.value("annotations") else {
             throw CLIError.usage(usage)
         }
@@ -174,7 +174,8 @@ enum SynthCommand {
         guard !clips.isEmpty else { throw CLIError(code: "bad_clips", message: "\(folder.path): no clip folders (clip.json and frames)") }
         let started = Date()
         let evaluation = try RealFaceEvaluation.run(clips: clips, annotations: annotations, rates: rates, repeats: repeats, models: try FaceModels(),
-                                                    workers: workers, seed: try seed(args))
+                                                    workers: workers, seed: try seed(args),
+                                                    keepFailures: args.value("keep-failures").map { URL(fileURLWithPath: $0, isDirectory: true) })
         print("real faces: \(clips.count) clips, \(evaluation.trials.count) sessions, one motion each, BPCER (rejected/sessions)")
         print(evaluation.table(), terminator: "")
         print(String(format: "%d sessions in %.0f s with %d workers", evaluation.trials.count, Date().timeIntervalSince(started), workers))

@@ -104,6 +104,72 @@ import VigilFace
         }
     }
 
+    /// A one-mouthOpen session in which the person does `after` to their face once the motion
+    /// passed, and never rests again; returns the decision and how many identity samples it took.
+    static func runOneMouthOpen(after: (Subject) -> Subject) throws -> (LivenessDecision, samples: Int) {
+        let policy = try LivenessPolicy(motions: [.mouthOpen], count: 1, maxAttempts: 1).validated()
+        var generator = PlanGenerator.seeded(31)
+        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        let person = Subject()
+        var samples = 0, clock = 0
+        for _ in 0..<300 where !session.finished {
+            var subject = person
+            if session.tracker.passed {
+                subject = after(person)
+            } else if let prompted = session.tracker.challenges[0].promptedAtMs, clock - prompted >= 400 {
+                subject = person.performing(.mouthOpen, 0.5)
+            }
+            let frame = LivenessFrame(timestampMs: clock, faces: [subject.observation()], contentHash: UInt64(clock + 1))
+            let wants = session.wantsDescriptor(for: frame)
+            if wants { samples += 1 }
+            _ = session.observe(frame, descriptor: wants ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
+            clock += 100
+        }
+        #expect(session.finished)
+        return (session.decide(), samples)
+    }
+
+    /// Real people keep talking and hold a motion a while after it passed: identity is sampled on
+    /// any frame facing the camera with open eyes, not only on a resting face.
+    @Test func identityIsSampledOnAFaceThatNeverRestsAfterItsMotion() throws {
+        let (decision, samples) = try Self.runOneMouthOpen { person in
+            var lipsApartEyesRelaxed = person
+            lipsApartEyesRelaxed.mouth += 0.12
+            lipsApartEyesRelaxed.eyes *= 0.8
+            return lipsApartEyesRelaxed
+        }
+        #expect(decision.outcome == .passed, "\(decision.checks)")
+        #expect(samples == LivenessSession.identitySamples)
+    }
+
+    /// A person who looks away once the motion passed leaves identity unproven; the guidance says
+    /// to look at the camera and keep still, not that no face was found.
+    @Test func aFaceThatNeverLooksBackIsAskedToHoldStillNotToShowAFace() throws {
+        let (decision, samples) = try Self.runOneMouthOpen { person in
+            var away = person
+            away.yaw += 25
+            return away
+        }
+        #expect(samples == 1)
+        #expect(decision.outcome == .failed && decision.checks["identity"]?.reason == "too_few_samples")
+        #expect(decision.feedback.contains(.holdStill) && !decision.feedback.contains(.faceNotFound), "\(decision.feedback)")
+    }
+
+    /// A challenge that timed out before the second sample was due says so; the identity check
+    /// does not blame a missing face.
+    @Test func aTimedOutChallengeIsNotReportedAsTooFewIdentitySamples() throws {
+        let policy = try LivenessPolicy(motions: [.blink], count: 1, challengeTimeout: 5, maxAttempts: 1).validated()
+        var generator = PlanGenerator.seeded(32)
+        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        for t in 0..<100 where !session.finished {
+            let frame = LivenessFrame(timestampMs: t * 100, faces: [Subject().observation()], contentHash: UInt64(t + 1))
+            _ = session.observe(frame, descriptor: session.wantsDescriptor(for: frame) ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
+        }
+        let decision = session.decide()
+        #expect(decision.outcome == .failed && decision.reasons == ["blink:timeout"], "\(decision.reasons)")
+        #expect(decision.checks["identity"]?.reason == "challenges_not_passed")
+    }
+
     /// Descriptors move with the lips and the eyelids: a face with one eye half shut, or the
     /// mouth a little off its rest, is no identity sample.
     @Test func identityIsNotSampledOnOneShutEyeOrAMovedMouth() throws {

@@ -18,15 +18,18 @@ public struct RealFaceEvaluation: Sendable {
         public let passed: Bool
         /// Why the decision failed (`check:reason`), empty when it passed.
         public let reasons: [String]
+        /// The largest descriptor distance the identity check saw, when it took two samples.
+        public let identityDistance: Double?
     }
 
     /// Every session run.
     public let trials: [Trial]
 
     /// Runs each event of `annotations` whose motion the engine asks for, in the clip of the same
-    /// name in `clips`, `repeats` times at each of `rates`, on `workers` threads.
+    /// name in `clips`, `repeats` times at each of `rates`, on `workers` threads. Rejected sessions
+    /// are written to `keepFailures` when given (`vigil liveness --trace` replays them).
     public static func run(clips: [RecordedClip], annotations: [ClipAnnotation], rates: [Int], repeats: Int, models: FaceModels,
-                           workers: Int, seed: UInt64) throws -> RealFaceEvaluation {
+                           workers: Int, seed: UInt64, keepFailures: URL? = nil) throws -> RealFaceEvaluation {
         var jobs: [(RecordedClip, ClipAnnotation.Event, ClipAnnotation.Interval, Int, Int)] = []
         for annotation in annotations {
             let name = (annotation.clip as NSString).deletingPathExtension
@@ -50,7 +53,12 @@ public struct RealFaceEvaluation: Sendable {
                 }
                 guard index < work.count else { return }
                 let (clip, event, rest, fps, _) = work[index]
-                let trial = Self.trial(clip: clip, event: event, rest: rest, fps: fps, analyzer: analyzers[worker], seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+                let (trial, session) = Self.trial(clip: clip, event: event, rest: rest, fps: fps, analyzer: analyzers[worker],
+                                                  seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+                if let keepFailures, !trial.passed {
+                    let name = "\(clip.name)-\(trial.motion.rawValue)-\(String(format: "%.1f", event.start))s-\(fps)fps-\(index)"
+                    try? session.write(to: keepFailures.appendingPathComponent(name, isDirectory: true))
+                }
                 results.withLock { $0[index] = trial }
             }
         }
@@ -58,7 +66,8 @@ public struct RealFaceEvaluation: Sendable {
     }
 
     /// One session: `event` of `clip` answering a one-motion prompt at `fps`.
-    static func trial(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, analyzer: FaceAnalyzer, seed: UInt64) -> Trial {
+    static func trial(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, analyzer: FaceAnalyzer,
+                      seed: UInt64) -> (Trial, SimulatedSession) {
         var random = SynthRandom(seed: seed)
         let motion = event.kind!
         let policy = LivenessPolicy(motions: [motion], count: 1, type: .motion, maxAttempts: 1)
@@ -75,7 +84,10 @@ public struct RealFaceEvaluation: Sendable {
         settings.maxDurationMs = Int(policy.challengeTimeout * 1000) + 20_000
         var camera = RecordedClipCamera(clip: clip, event: event, rest: rest, reactionMs: Int(random.uniform(300...800)))
         let session = SessionSimulator.run(policy: policy, plan: plan, camera: &camera, analyzer: analyzer, settings: settings, seed: random.next())
-        return Trial(clip: clip.name, motion: motion, fps: fps, passed: session.decision.outcome == .passed, reasons: session.decision.reasons)
+        let identity = session.decision.checks["identity"].flatMap { $0.reason == "too_few_samples" ? nil : $0 }
+        let distance = identity.map { (1 - $0.score) * 2 * IdentityCheck().maxDistance }   // the score's inverse
+        return (Trial(clip: clip.name, motion: motion, fps: fps, passed: session.decision.outcome == .passed, reasons: session.decision.reasons,
+                      identityDistance: distance), session)
     }
 
     /// BPCER per motion and frame rate, then the checks that rejected.
@@ -97,6 +109,12 @@ public struct RealFaceEvaluation: Sendable {
         var reasons: [String: Int] = [:]
         for trial in trials { for reason in trial.reasons { reasons[reason, default: 0] += 1 } }
         out += "rejected by: " + reasons.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        let distances = trials.compactMap(\.identityDistance).sorted()
+        if !distances.isEmpty {
+            out += String(format: "identity distance (limit %.2f): median %.2f, 95th percentile %.2f, largest %.2f over %d sessions\n",
+                          IdentityCheck().maxDistance, distances[distances.count / 2], distances[distances.count * 95 / 100], distances.last!,
+                          distances.count)
+        }
         var clips: [String: (Int, Int)] = [:]
         for trial in trials { clips[trial.clip, default: (0, 0)].1 += 1; if !trial.passed { clips[trial.clip, default: (0, 0)].0 += 1 } }
         out += "by clip: " + clips.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.0)/\($0.value.1)" }.joined(separator: ", ") + "\n"
