@@ -104,11 +104,15 @@ public struct ChallengeTracker: Codable, Sendable {
     /// Progress of the motion in the current challenge.
     private struct MotionPhase: Codable, Sendable {
         var reachedExtreme = false   // eyes shut, mouth open, head turned or down
-        /// The furthest yaw each way so far (a shake's swing).
+        /// The furthest yaw each way so far: a shake's swing, or one made during a blink or an open mouth.
         var leftmostYaw: Double?
         var rightmostYaw: Double?
         var startedAtMs: Int?
         var blinkIgnoredUntilOpen = false
+        /// The eyes' landmark openness on the last frame before a blink shut them.
+        var openEyes: Double?
+        /// The furthest a turn or a nod went, in degrees toward its extreme.
+        var furthest: Double?
     }
 
     /// A tracker for a plan's motions and hold times under `policy`.
@@ -144,8 +148,19 @@ public struct ChallengeTracker: Codable, Sendable {
     public func isFacingCamera(_ face: FaceObservation) -> Bool {
         guard let baseline else { return true }
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
-        return abs(signal.yaw) < thresholds.turnDegrees && abs(signal.pitch) < thresholds.nodDegrees && !signal.eyesClosed
+        return abs(signal.yaw) < thresholds.turnDegrees * thresholds.unsolicitedMargin && abs(signal.pitch) < thresholds.nodDegrees
+            && !signal.eyesClosed
             && signal.mouth < thresholds.mouthOpenIncrease
+    }
+
+    /// Whether `face` is turned or bowed as far as a motion nobody asked for must go, on a trusted
+    /// track, other than by the motion just passed (a person may still be coming back from it):
+    /// what a person asked to keep still while the colours show does not do, and a recording
+    /// that ignores the prompts does every second or two.
+    public func isTurnedOrBowed(_ face: FaceObservation) -> Bool {
+        guard let baseline, !face.isDoubtful else { return false }
+        let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
+        return !signal.unsolicitedExtremes.subtracting([.mouthOpen]).subtracting(settling).isEmpty
     }
 
     /// Feeds one frame's faces (largest first) taken at `timestampMs` on the capture clock.
@@ -202,7 +217,14 @@ public struct ChallengeTracker: Codable, Sendable {
         }
 
         let kind = challenges[current].kind
-        let unsolicited = signal.unsolicitedExtremes.subtracting(Self.allowedExtremes(for: kind))
+        var unsolicited = signal.unsolicitedExtremes(during: kind).subtracting(Self.allowedExtremes(for: kind))
+        if kind == .blink || kind == .mouthOpen, !signal.eyesClosed {
+            // A turn within the co-motion limit is one way; a head swung both ways is a shake.
+            let left = max(phase.leftmostYaw ?? signal.yaw, signal.yaw), right = min(phase.rightmostYaw ?? signal.yaw, signal.yaw)
+            phase.leftmostYaw = left
+            phase.rightmostYaw = right
+            if left >= thresholds.shakeDegrees && right <= -thresholds.shakeDegrees { unsolicited.formUnion([.yawLeft, .yawRight]) }
+        }
         if confirmed(unsolicited, at: timestampMs) {
             end(.failed, at: timestampMs, reason: "unsolicited_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
             return update(.motionIssue, progress: 0)
@@ -255,13 +277,21 @@ public struct ChallengeTracker: Codable, Sendable {
         switch kind {
         case .blink:
             if signal.eyesShut { phase.reachedExtreme = true }
-            done = phase.reachedExtreme && signal.eyesReopened
+            // Open again as wide as just before the blink, when that was less than the baseline:
+            // a baseline taken wide-eyed (brows raised at the camera) is not where relaxed eyes
+            // come back to.
+            if !phase.reachedExtreme { phase.openEyes = signal.eyes }
+            done = phase.reachedExtreme && signal.eyesReopened(to: phase.openEyes)
         case .mouthOpen:
             done = signal.extremes.contains(.mouthOpen)
         case .turnLeft, .turnRight, .nod:
             let extreme: Signal.Extreme = kind == .turnLeft ? .yawLeft : kind == .turnRight ? .yawRight : .pitchDown
             if signal.extremes.contains(extreme) { phase.reachedExtreme = true }
-            done = phase.reachedExtreme && signal.isNeutral
+            // Back means to neutral, or half-way from the furthest point: people often stop short
+            // of where they started, and a head that turned 30 degrees and came back to 12 did turn.
+            let reach = kind == .turnLeft ? signal.yaw : kind == .turnRight ? -signal.yaw : -signal.pitch
+            phase.furthest = max(phase.furthest ?? reach, reach)
+            done = phase.reachedExtreme && (signal.isNeutral || reach <= phase.furthest! / 2)
         case .shake:
             // A swing through the baseline: its width counts, not where it sits, since a
             // baseline a few degrees off would otherwise hide one side of a real shake.
@@ -339,7 +369,14 @@ struct Signal {
     /// Shut by the landmarks or by both eyes' look (a turn dims one eye's detail, a blink both).
     var eyesShut: Bool { eyesClosed || eyeDetail.map { max($0.left, $0.right) < thresholds.eyeDetailShutRatio } == true }
     /// Open again by both measures.
-    var eyesReopened: Bool { eyesOpen && eyeDetail.map { min($0.left, $0.right) > thresholds.eyeDetailOpenRatio } != false }
+    var eyesReopened: Bool { eyesReopened(to: nil) }
+    /// Open again by both measures, the landmarks' against `level` where it is below the baseline
+    /// (never below where they count as closed).
+    func eyesReopened(to level: Double?) -> Bool {
+        let reference = max(min(baseline.eyes, level ?? baseline.eyes), baseline.eyes * thresholds.eyesClosedRatio / thresholds.eyesOpenRatio)
+        return eyes > reference * thresholds.eyesOpenRatio
+            && eyeDetail.map { min($0.left, $0.right) > thresholds.eyeDetailOpenRatio } != false
+    }
     var isNeutral: Bool {
         abs(yaw) < thresholds.neutralDegrees && abs(pitch) < thresholds.neutralDegrees
             && mouth < thresholds.mouthOpenIncrease / 2
@@ -348,27 +385,43 @@ struct Signal {
     /// The positions the face has reached, for the motion that was asked for. Its extreme
     /// counts with the eyes reading closed too: they do on a head bowed or turned far, and people
     /// blink as they turn. Shut eyelids pull the eye landmarks down, which reads as a little
-    /// pitch, so a nod seen that way must go `unsolicitedMargin` further.
-    var extremes: Set<Extreme> { extremes(beyond: 1, withEyesClosed: true) }
+    /// pitch, so a nod seen that way must go `unsolicitedMargin` further. An open mouth counts on
+    /// a head turned less than a turn: people turn a little as they open it.
+    var extremes: Set<Extreme> {
+        extremes(turnBeyond: thresholds.turnDegrees, nodBeyond: thresholds.nodDegrees, mouthBeyond: thresholds.mouthOpenIncrease,
+                 mouthYawWithin: thresholds.turnDegrees * thresholds.unsolicitedMargin, withEyesClosed: true)
+    }
 
-    /// The positions a motion nobody asked for must reach: a nod and an open mouth beyond
-    /// `unsolicitedMargin` times their thresholds, since landmark pitch leaks on a head coming
-    /// back from a turn and the mouth measure on other motions, while a deliberate nod or open
-    /// mouth goes well past them. Turns keep their threshold: landmarks under-read yaw already.
+    /// The positions a motion nobody asked for must reach: beyond `unsolicitedMargin` times their
+    /// thresholds, since landmark pitch leaks on a head coming back from a turn, the mouth
+    /// measure on other motions, and people's heads wander as they wait, while a deliberate
+    /// motion goes well past them.
     /// Pose read on a blink is not trusted to fail anyone: the landmarks of shut eyes can read as
     /// a turn.
-    var unsolicitedExtremes: Set<Extreme> { extremes(beyond: thresholds.unsolicitedMargin, withEyesClosed: false) }
+    var unsolicitedExtremes: Set<Extreme> { unsolicitedExtremes(during: nil) }
 
-    private func extremes(beyond margin: Double, withEyesClosed: Bool) -> Set<Extreme> {
+    /// The same while `kind` is asked for: during a blink or an open mouth, which do not move the
+    /// head, a turn or a nod counts only beyond the co-motion limits (`MotionThresholds`), and
+    /// during a blink an open mouth too.
+    func unsolicitedExtremes(during kind: Motion?) -> Set<Extreme> {
+        let coMotion = kind == .blink || kind == .mouthOpen
+        return extremes(turnBeyond: coMotion ? thresholds.coMotionTurnDegrees : thresholds.turnDegrees * thresholds.unsolicitedMargin,
+                        nodBeyond: coMotion ? thresholds.coMotionNodDegrees : thresholds.nodDegrees * thresholds.unsolicitedMargin,
+                        mouthBeyond: thresholds.mouthOpenIncrease * (kind == .blink ? thresholds.coMotionMouthMargin : thresholds.unsolicitedMargin),
+                        mouthYawWithin: thresholds.neutralDegrees,
+                        withEyesClosed: false)
+    }
+
+    private func extremes(turnBeyond: Double, nodBeyond: Double, mouthBeyond: Double, mouthYawWithin: Double, withEyesClosed: Bool) -> Set<Extreme> {
         var out: Set<Extreme> = []
         // One axis leaks into the other at large angles: only the dominant axis counts.
         if !eyesClosed || withEyesClosed {
             let turn = abs(yaw) / thresholds.turnDegrees, nod = -pitch / thresholds.nodDegrees
-            if turn >= 1, turn >= nod { out.insert(yaw > 0 ? .yawLeft : .yawRight) }
-            if nod >= margin * (eyesClosed ? thresholds.unsolicitedMargin : 1), nod > turn { out.insert(.pitchDown) }
+            if abs(yaw) >= turnBeyond, turn >= nod { out.insert(yaw > 0 ? .yawLeft : .yawRight) }
+            if -pitch >= nodBeyond * (eyesClosed ? thresholds.unsolicitedMargin : 1), nod > turn { out.insert(.pitchDown) }
         }
-        // Mouth landmarks are unreliable on a turned head.
-        if mouth >= thresholds.mouthOpenIncrease * margin, abs(yaw) < thresholds.neutralDegrees { out.insert(.mouthOpen) }
+        // Mouth landmarks are unreliable on a head turned far.
+        if mouth >= mouthBeyond, abs(yaw) < mouthYawWithin { out.insert(.mouthOpen) }
         return out
     }
 

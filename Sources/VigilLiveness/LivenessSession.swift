@@ -84,6 +84,11 @@ public struct LivenessSession: Codable, Sendable {
     private var recentIntervalsMs: [Int]?
     private var shownStepMs: Int?
     private static let intervalsKept = 8
+    /// Since when the head has been turned or bowed between the last motion and the end of the
+    /// colours; whether it stayed so for `ChallengeTracker.confirmMs` (optional: states stored
+    /// before decode without them).
+    private var turnedSinceMs: Int?
+    private var movedDuringReflection: Bool?
 
     /// A session for a validated policy and its plan.
     public init(policy: LivenessPolicy, plan: ChallengePlan) {
@@ -194,6 +199,15 @@ public struct LivenessSession: Codable, Sendable {
             planar.observe(face)
             if let pattern = frame.screenPattern { screen.observe(periodicity: pattern) }
             reflection?.observe(face.color, at: frame.timestampMs)
+            if plan.reflection != nil, tracker.passed, endedAtMs == nil {
+                if tracker.isTurnedOrBowed(face) {
+                    let since = turnedSinceMs ?? frame.timestampMs
+                    turnedSinceMs = since
+                    if frame.timestampMs - since >= ChallengeTracker.confirmMs { movedDuringReflection = true }
+                } else {
+                    turnedSinceMs = nil
+                }
+            }
             if reflection == nil, plan.reflection != nil {
                 // Colour before the sequence: kept as the reflection baseline once it starts.
                 pendingColors.append(TimedColor(color: face.color, timestampMs: frame.timestampMs))
@@ -239,7 +253,9 @@ public struct LivenessSession: Codable, Sendable {
             "identity": identityResult, "screenPattern": screen.result,
         ]
         if plan.reflection != nil {
-            checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
+            checks["reflection"] = movedDuringReflection == true
+                ? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "head_moved")
+                : reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
         } else if policy.type.includesReflection {
             // A plan without the sequence its policy asks for (a hand-made session file) never passes.
             checks["reflection"] = CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_planned")

@@ -14,8 +14,9 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var eyeDetailMinimumSharpness = 0.5
     /// Mouth aspect ratio increase over baseline that counts as open.
     public var mouthOpenIncrease = 0.2
-    /// Yaw change (degrees) that counts as a turn.
-    public var turnDegrees = 12.0
+    /// Yaw change (degrees) that counts as a turn. Landmarks under-read yaw: real people's turns
+    /// of 15-20 degrees read 9-11 over the baseline, rendered ones of 28-36 read 8-14.
+    public var turnDegrees = 9.5
     /// A shake swings twice this many degrees of yaw from one side to the other, at least half
     /// of this each way from the baseline.
     public var shakeDegrees = 10.0
@@ -25,12 +26,52 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var neutralDegrees = 8.0
     /// A motion starting sooner than this after its prompt was under way before it (ms).
     public var minimumReactionMs = 200
-    /// A nod or an open mouth nobody asked for counts only beyond this multiple of its threshold.
+    /// A turn, a nod or an open mouth nobody asked for counts only beyond this multiple of its
+    /// threshold.
     public var unsolicitedMargin = 1.25
+    /// While a blink or an open mouth is asked for, a turn counts as another motion only beyond
+    /// this many degrees of yaw: people turn a little as they open their mouth in surprise (a
+    /// turn of 10-13 degrees read 17-19 over the baseline, the open jaw pulling the fit), where
+    /// a deliberate turn goes further.
+    public var coMotionTurnDegrees = 22.0
+    /// And a nod only beyond this many degrees of pitch: people nod a little as they blink.
+    public var coMotionNodDegrees = 16.0
+    /// While a blink is asked for, an open mouth counts as another motion only beyond this
+    /// multiple of its threshold: people blink as they laugh or talk.
+    public var coMotionMouthMargin = 2.0
 
     /// The defaults above.
     public static let standard = MotionThresholds()
 
     /// Creates the defaults.
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, turnDegrees,
+             shakeDegrees, nodDegrees, neutralDegrees, minimumReactionMs, unsolicitedMargin, coMotionTurnDegrees, coMotionNodDegrees,
+             coMotionMouthMargin
+    }
+
+    /// Decodes stored thresholds; a threshold added since they were stored takes its default, so
+    /// a session in progress across an upgrade continues.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T { try c.decodeIfPresent(T.self, forKey: key) ?? fallback }
+        let d = Self.standard
+        eyesClosedRatio = try value(.eyesClosedRatio, d.eyesClosedRatio)
+        eyesOpenRatio = try value(.eyesOpenRatio, d.eyesOpenRatio)
+        eyeDetailShutRatio = try value(.eyeDetailShutRatio, d.eyeDetailShutRatio)
+        eyeDetailOpenRatio = try value(.eyeDetailOpenRatio, d.eyeDetailOpenRatio)
+        eyeDetailMinimumSharpness = try value(.eyeDetailMinimumSharpness, d.eyeDetailMinimumSharpness)
+        mouthOpenIncrease = try value(.mouthOpenIncrease, d.mouthOpenIncrease)
+        turnDegrees = try value(.turnDegrees, d.turnDegrees)
+        shakeDegrees = try value(.shakeDegrees, d.shakeDegrees)
+        nodDegrees = try value(.nodDegrees, d.nodDegrees)
+        neutralDegrees = try value(.neutralDegrees, d.neutralDegrees)
+        minimumReactionMs = try value(.minimumReactionMs, d.minimumReactionMs)
+        unsolicitedMargin = try value(.unsolicitedMargin, d.unsolicitedMargin)
+        coMotionTurnDegrees = try value(.coMotionTurnDegrees, d.coMotionTurnDegrees)
+        coMotionNodDegrees = try value(.coMotionNodDegrees, d.coMotionNodDegrees)
+        coMotionMouthMargin = try value(.coMotionMouthMargin, d.coMotionMouthMargin)
+    }
 }

@@ -17,6 +17,8 @@ public enum Species: String, CaseIterable, Sendable, Codable {
     case screenReplay
     /// A recorded video of the person performing every motion in a fixed loop.
     case videoLoop
+    /// The same loop injected by a client that tints it with the screen's colours as they show.
+    case videoLoopLit
     /// A live-following face that changes to someone else after the first prompt.
     case faceSwap
     /// A live-following feed in which frames repeat (frozen or looped injection).
@@ -56,8 +58,8 @@ public enum Species: String, CaseIterable, Sendable, Codable {
         case .photoPrint, .photoTilted, .photoBent, .screenReplay:
             var attack = PhotoAttack(rig: rig, medium: PhotoAttack.Medium(self) ?? .screen, seed: personSeed)
             return run(&attack)
-        case .videoLoop:
-            var video = SyntheticPerson(rig: rig, behaviour: .loop, light: .none, seed: personSeed)
+        case .videoLoop, .videoLoopLit:
+            var video = SyntheticPerson(rig: rig, behaviour: .loop, light: self == .videoLoop ? .none : .live(strength: strength), seed: personSeed)
             return run(&video)
         case .faceSwap:
             var person = SyntheticPerson(rig: rig, light: .live(strength: strength), swapTo: (other, Int(random.uniform(200...900))), seed: personSeed)

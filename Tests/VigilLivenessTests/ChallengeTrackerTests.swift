@@ -133,6 +133,63 @@ struct Session {
         #expect(session.updates.contains { $0.guidance == .motionIssue })
     }
 
+    /// A session stored before the co-motion limits existed continues after an upgrade: its
+    /// thresholds decode with the new limits at their defaults.
+    @Test func thresholdsStoredBeforeTheCoMotionLimitsDecodeWithTheirDefaults() throws {
+        var stored = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(MotionThresholds.standard)) as? [String: Any])
+        for key in ["coMotionTurnDegrees", "coMotionNodDegrees", "coMotionMouthMargin"] { stored[key] = nil }
+        stored["turnDegrees"] = 12.0
+        let decoded = try JSONDecoder().decode(MotionThresholds.self, from: JSONSerialization.data(withJSONObject: stored))
+        var expected = MotionThresholds.standard
+        expected.turnDegrees = 12
+        #expect(decoded == expected)
+    }
+
+    /// People turn a little as they open their mouth in surprise, and nod a little as they
+    /// blink: such a co-motion is no other motion. A turn past the co-motion limit, or a head
+    /// swung both ways, still is.
+    @Test func aSmallTurnOrNodWithABlinkOrAnOpenMouthIsTolerated() {
+        /// `asked` performed with `along` (given the time through the motion, 0 to 1) at once, or
+        /// `along` first and then `asked`.
+        func run(_ asked: Motion, first: Bool = false, along: (inout Subject, Double) -> Void) -> ChallengeState {
+            var session = Session([asked])
+            session.waitForPrompt(person)
+            for i in 0...10 {
+                var subject = first ? person : person.performing(asked, Double(i) / 10)
+                along(&subject, Double(i) / 10)
+                session.feed(subject)
+            }
+            if first { session.perform(asked, by: person) }
+            session.feed(person, frames: 3)
+            return session.tracker.challenges[0].state
+        }
+        #expect(run(.mouthOpen) { $0.yaw += 18 * sin($1 * .pi) } == .passed)
+        #expect(run(.mouthOpen) { $0.yaw -= 18 * sin($1 * .pi) } == .passed)
+        #expect(run(.blink, first: true) { $0.pitch -= 13 * sin($1 * .pi) } == .passed)
+        #expect(run(.mouthOpen) { $0.yaw += 30 * sin($1 * .pi) } == .failed)
+        #expect(run(.blink, first: true) { $0.pitch -= 25 * sin($1 * .pi) } == .failed)
+        #expect(run(.mouthOpen, first: true) { $0.yaw += 15 * sin($1 * 2 * .pi) } == .failed)
+        #expect(run(.blink) { $0.mouth += 0.3 * sin($1 * .pi) } == .passed)   // a laugh
+        #expect(run(.blink, first: true) { $0.mouth += 0.5 * sin($1 * .pi) } == .failed)
+    }
+
+    /// People often stop short of where they started: a head that turned 30 degrees and came
+    /// back to 12 did turn. One still held at its furthest did not come back.
+    @Test func aTurnThatComesHalfWayBackPasses() {
+        func run(backTo rest: Double) -> ChallengeState {
+            var session = Session([.turnLeft])
+            session.waitForPrompt(person)
+            var turned = person
+            for yaw in [8.0, 16, 24, 30, 30, 24, rest, rest, rest] {
+                turned.yaw = person.yaw + yaw
+                session.feed(turned)
+            }
+            return session.tracker.challenges[0].state
+        }
+        #expect(run(backTo: 14) == .passed)
+        #expect(run(backTo: 20) == .active)
+    }
+
     @Test func aNaturalBlinkDuringAnotherChallengeIsTolerated() {
         var session = Session([.turnLeft])
         session.waitForPrompt(person)
@@ -140,6 +197,25 @@ struct Session {
         session.perform(.turnLeft, by: person)
         session.feed(person, frames: 2)
         #expect(session.tracker.passed)
+    }
+
+    /// A baseline taken wide-eyed (brows raised at the camera): relaxed eyes read at 80% of it,
+    /// and a blink opens them only back to there. It passes; a blink that never opens does not.
+    @Test func aBlinkBackToRelaxedEyesPassesAfterAWideEyedBaseline() {
+        func run(reopenTo level: Double) -> ChallengeState {
+            var session = Session([.blink])
+            session.waitForPrompt(person)
+            var relaxed = person, shut = person, reopened = person
+            relaxed.eyes = person.eyes * 0.8
+            shut.eyes = person.eyes * 0.3
+            reopened.eyes = person.eyes * level
+            session.feed(relaxed, frames: 5)
+            session.feed(shut, frames: 2)
+            session.feed(reopened, frames: 5)
+            return session.tracker.challenges[0].state
+        }
+        #expect(run(reopenTo: 0.8) == .passed)
+        #expect(run(reopenTo: 0.55) == .active)
     }
 
     /// A face whose eye landmarks barely close (to 80% of open, above the 72% the landmark rule
@@ -315,7 +391,7 @@ struct Session {
         #expect(session.tracker.challenges[1].state == .pending, "\(session.tracker.challenges)")
         session.waitForPrompt(person)
         session.perform(.blink, by: person)
-        session.feed(person, frames: 4)
+        session.feed(person, frames: 3)   // less than the next hold
         session.perform(.mouthOpen, by: person)   // no longer the motion just passed
         #expect(session.tracker.challenges[2].state == .failed && session.tracker.challenges[2].reason?.hasPrefix("before_prompt") == true,
                 "\(session.tracker.challenges)")

@@ -11,7 +11,8 @@ import VigilFace
     /// Frames come every `intervalMs` of the capture clock.
     static func run(_ session: inout LivenessSession, person: Subject, intervalMs: Int = 100, repeatFrames: Bool = false, reload: Bool = false,
                     descriptor: (LivenessSession) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
-                    sampled: (LivenessFrame) -> Void = { _ in }) -> LivenessDecision {
+                    sampled: (LivenessFrame) -> Void = { _ in },
+                    whileColoursShow: (Subject, _ sinceStartMs: Int) -> Subject = { person, _ in person }) -> LivenessDecision {
         var clock = 0, index = 0
         var motionFrame: Int?
         var hash: UInt64 = 1
@@ -31,6 +32,7 @@ import VigilFace
             if let start = session.reflectionStartMs, let sequence = session.reflectionSequence {
                 let step = (clock - start - 100) / sequence.stepMs
                 if clock - start >= 100, step < sequence.colors.count { tint = sequence.colors[step] }
+                subject = whileColoursShow(person, clock - start)
             } else if let current = session.tracker.challenges.firstIndex(where: { $0.state == .active }) {
                 if current != index { index = current; motionFrame = nil }
                 let since = clock - session.tracker.challenges[current].promptedAtMs!
@@ -72,6 +74,29 @@ import VigilFace
         var session = LivenessSession(policy: policy, plan: ChallengePlan(motions: planned.motions, holdMs: planned.holdMs, reflection: nil))
         let decision = Self.run(&session, person: Subject())
         #expect(decision.outcome == .failed && decision.checks["reflection"]?.reason == "reflection_not_planned")
+    }
+
+    /// A head turned or bowed while the colours show fails the reflection: a recording tinted
+    /// with the colours as they show still turns and nods on its own schedule. A head that
+    /// wanders a few degrees does not.
+    @Test func aHeadThatTurnsOrNodsWhileTheColoursShowFailsTheReflection() throws {
+        let policy = try LivenessPolicy.preset(.medium).validated()
+        var generator = PlanGenerator.seeded(41)
+        let plan = ChallengePlanner.plan(for: policy, using: &generator)
+        func run(_ move: @escaping (inout Subject, Double) -> Void) -> LivenessDecision {
+            var session = LivenessSession(policy: policy, plan: plan)
+            return Self.run(&session, person: Subject(), whileColoursShow: { person, since in
+                var moved = person
+                if (1000..<2000).contains(since) { move(&moved, sin(Double(since - 1000) / 1000 * .pi)) }
+                return moved
+            })
+        }
+        let turned = run { $0.yaw += 30 * $1 }, bowed = run { $0.pitch -= 20 * $1 }, wandered = run { $0.yaw += 4 * $1; $0.pitch -= 3 * $1 }
+        for decision in [turned, bowed] {
+            #expect(decision.outcome == .failed && decision.checks["reflection"]?.reason == "head_moved", "\(decision.checks)")
+            #expect(decision.feedback.contains(.holdStill))
+        }
+        #expect(wandered.outcome == .passed, "\(wandered.checks)")
     }
 
     @Test func aSessionStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {

@@ -20,17 +20,23 @@ public struct RealFaceEvaluation: Sendable {
         public let reasons: [String]
         /// The largest descriptor distance the identity check saw, when it took two samples.
         public let identityDistance: Double?
+        /// Whether the clip shows another deliberate motion at the same time (a turn, a nod, a
+        /// chin-up or an open mouth of another kind, annotated overlapping this one).
+        public let withAnother: Bool
     }
 
     /// Every session run.
     public let trials: [Trial]
+    /// Annotated motions this close (s) count as made together.
+    static let overlapSeconds = 0.2
 
     /// Runs each event of `annotations` whose motion the engine asks for, in the clip of the same
     /// name in `clips`, `repeats` times at each of `rates`, on `workers` threads. Rejected sessions
-    /// are written to `keepFailures` when given (`vigil liveness --trace` replays them).
+    /// are written to `keepFailures` when given, with a `trial.txt` of their reasons (`vigil liveness
+    /// --trace` replays them).
     public static func run(clips: [RecordedClip], annotations: [ClipAnnotation], rates: [Int], repeats: Int, models: FaceModels,
                            workers: Int, seed: UInt64, keepFailures: URL? = nil) throws -> RealFaceEvaluation {
-        var jobs: [(RecordedClip, ClipAnnotation.Event, ClipAnnotation.Interval, Int, Int)] = []
+        var jobs: [(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, together: Bool)] = []
         for annotation in annotations {
             let name = (annotation.clip as NSString).deletingPathExtension
             guard let clip = clips.first(where: { $0.name == name }) else { continue }
@@ -38,7 +44,11 @@ public struct RealFaceEvaluation: Sendable {
                 // The face rests on the longest neutral stretch before the motion, else the longest.
                 let before = annotation.neutral.filter { $0.end <= event.start }
                 guard let rest = (before.isEmpty ? annotation.neutral : before).max(by: { $0.end - $0.start < $1.end - $1.start }) else { continue }
-                for fps in rates { for k in 0..<repeats { jobs.append((clip, event, rest, fps, k)) } }
+                let together = annotation.events.contains { other in
+                    other.motion != event.motion && other.motion != Motion.blink.rawValue
+                        && other.start <= event.end + Self.overlapSeconds && other.end >= event.start - Self.overlapSeconds
+                }
+                for fps in rates { for k in 0..<repeats { jobs.append((clip, event, rest, fps, together)) } }
             }
         }
         let analyzers = try (0..<max(1, workers)).map { _ in try FaceAnalyzer(models: models) }
@@ -52,12 +62,14 @@ public struct RealFaceEvaluation: Sendable {
                     return value
                 }
                 guard index < work.count else { return }
-                let (clip, event, rest, fps, _) = work[index]
-                let (trial, session) = Self.trial(clip: clip, event: event, rest: rest, fps: fps, analyzer: analyzers[worker],
+                let (clip, event, rest, fps, together) = work[index]
+                let (trial, session) = Self.trial(clip: clip, event: event, rest: rest, fps: fps, withAnother: together, analyzer: analyzers[worker],
                                                   seed: seed &+ UInt64(index) &* 0x9E37_79B9)
                 if let keepFailures, !trial.passed {
                     let name = "\(clip.name)-\(trial.motion.rawValue)-\(String(format: "%.1f", event.start))s-\(fps)fps-\(index)"
-                    try? session.write(to: keepFailures.appendingPathComponent(name, isDirectory: true))
+                    let directory = keepFailures.appendingPathComponent(name, isDirectory: true)
+                    try? session.write(to: directory)
+                    try? Data("\(trial.reasons.joined(separator: ", "))\n".utf8).write(to: directory.appendingPathComponent("trial.txt"))
                 }
                 results.withLock { $0[index] = trial }
             }
@@ -66,8 +78,8 @@ public struct RealFaceEvaluation: Sendable {
     }
 
     /// One session: `event` of `clip` answering a one-motion prompt at `fps`.
-    static func trial(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, analyzer: FaceAnalyzer,
-                      seed: UInt64) -> (Trial, SimulatedSession) {
+    static func trial(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, withAnother: Bool,
+                      analyzer: FaceAnalyzer, seed: UInt64) -> (Trial, SimulatedSession) {
         var random = SynthRandom(seed: seed)
         let motion = event.kind!
         let policy = LivenessPolicy(motions: [motion], count: 1, type: .motion, maxAttempts: 1)
@@ -84,10 +96,10 @@ public struct RealFaceEvaluation: Sendable {
         settings.maxDurationMs = Int(policy.challengeTimeout * 1000) + 20_000
         var camera = RecordedClipCamera(clip: clip, event: event, rest: rest, reactionMs: Int(random.uniform(300...800)))
         let session = SessionSimulator.run(policy: policy, plan: plan, camera: &camera, analyzer: analyzer, settings: settings, seed: random.next())
-        let identity = session.decision.checks["identity"].flatMap { $0.reason == "too_few_samples" ? nil : $0 }
+        let identity = session.decision.checks["identity"].flatMap { $0.reason == nil || $0.reason == "identity_changed" ? $0 : nil }
         let distance = identity.map { (1 - $0.score) * 2 * IdentityCheck().maxDistance }   // the score's inverse
         return (Trial(clip: clip.name, motion: motion, fps: fps, passed: session.decision.outcome == .passed, reasons: session.decision.reasons,
-                      identityDistance: distance), session)
+                      identityDistance: distance, withAnother: withAnother), session)
     }
 
     /// BPCER per motion and frame rate, then the checks that rejected.
@@ -106,9 +118,22 @@ public struct RealFaceEvaluation: Sendable {
         }
         out += "all          " + rates.map { fps in pct(trials.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
             + pct(trials) + "\n"
+        let alone = trials.filter { !$0.withAnother }
+        out += "alone        " + rates.map { fps in pct(alone.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
+            + pct(alone) + "   (motions made without another deliberate one at the same time)\n"
         var reasons: [String: Int] = [:]
         for trial in trials { for reason in trial.reasons { reasons[reason, default: 0] += 1 } }
         out += "rejected by: " + reasons.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        var byCheck: [String: Int] = [:]
+        for trial in trials {
+            let checks = Set(trial.reasons.map { reason -> String in
+                let name = String(reason.prefix { $0 != ":" })
+                return Motion(rawValue: name) == nil ? name : "challenges"
+            })
+            for check in checks { byCheck[check, default: 0] += 1 }
+        }
+        out += "BPCER by check: " + byCheck.sorted { $0.value > $1.value }
+            .map { String(format: "%@ %.1f%%", $0.key, 100 * Double($0.value) / Double(max(1, trials.count))) }.joined(separator: ", ") + "\n"
         let distances = trials.compactMap(\.identityDistance).sorted()
         if !distances.isEmpty {
             out += String(format: "identity distance (limit %.2f): median %.2f, 95th percentile %.2f, largest %.2f over %d sessions\n",
