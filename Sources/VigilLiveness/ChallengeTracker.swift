@@ -153,6 +153,13 @@ public struct ChallengeTracker: Codable, Sendable {
             && signal.mouth < thresholds.mouthOpenIncrease
     }
 
+    /// Whether `face` is in the neutral zone the prompts wait for (pose and mouth); true before
+    /// the baseline exists.
+    public func isNeutral(_ face: FaceObservation) -> Bool {
+        guard let baseline else { return true }
+        return Signal(face: face, baseline: baseline, thresholds: thresholds).isNeutral
+    }
+
     /// Whether `face` is turned or bowed as far as a motion nobody asked for must go, on a trusted
     /// track, other than by the motion just passed (a person may still be coming back from it):
     /// what a person asked to keep still while the colours show does not do, and a recording

@@ -89,6 +89,8 @@ public struct LivenessSession: Codable, Sendable {
     /// before decode without them).
     private var turnedSinceMs: Int?
     private var movedDuringReflection: Bool?
+    /// Whether the last frame's single face was in the neutral pose (optional, as above).
+    private var lastFaceNeutral: Bool?
 
     /// A session for a validated policy and its plan.
     public init(policy: LivenessPolicy, plan: ChallengePlan) {
@@ -98,10 +100,19 @@ public struct LivenessSession: Codable, Sendable {
     }
 
     /// Whether the reflection sequence should start now: motions done (or none), not yet
-    /// started, and the pace of frames known (`reflectionStepMs` sets the step by it).
+    /// started, the pace of frames known (`reflectionStepMs` sets the step by it), and the head
+    /// back to neutral or a second past the last motion. A turn passes half-way back, and the
+    /// frames before the colours are their baseline: a head still turning would tint it.
     public var reflectionDue: Bool {
-        plan.reflection != nil && reflectionStartMs == nil && tracker.passed && (recentIntervalsMs?.count ?? 0) >= Self.intervalsKept / 2
+        guard plan.reflection != nil, reflectionStartMs == nil, tracker.passed, (recentIntervalsMs?.count ?? 0) >= Self.intervalsKept / 2 else {
+            return false
+        }
+        guard lastFaceNeutral == false, let passedAt = tracker.challenges.last?.endedAtMs, let last = lastTimestampMs else { return true }
+        return last - passedAt >= Self.reflectionWaitForNeutralMs
     }
+
+    /// How long after the last motion the reflection waits for a neutral head (ms).
+    public static let reflectionWaitForNeutralMs = 1000
 
     /// The longest a reflection colour is held (ms): half a second is the plan's step, and the
     /// whole sequence is known to the page a second before it starts anyway.
@@ -199,6 +210,7 @@ public struct LivenessSession: Codable, Sendable {
             planar.observe(face)
             if let pattern = frame.screenPattern { screen.observe(periodicity: pattern) }
             reflection?.observe(face.color, at: frame.timestampMs)
+            lastFaceNeutral = tracker.isNeutral(face)
             if plan.reflection != nil, tracker.passed, endedAtMs == nil {
                 if tracker.isTurnedOrBowed(face) {
                     let since = turnedSinceMs ?? frame.timestampMs

@@ -99,6 +99,32 @@ import VigilFace
         #expect(wandered.outcome == .passed, "\(wandered.checks)")
     }
 
+    /// A turn passes half-way back; the colours wait for the head to reach neutral (their
+    /// baseline is the frames before them), or a second at most.
+    @Test func theColoursWaitForAHeadStillComingBackFromItsTurn() throws {
+        let policy = try LivenessPolicy(motions: [.turnLeft], count: 1, type: .both, maxAttempts: 1).validated()
+        var generator = PlanGenerator.seeded(42)
+        func run(backTo rest: Double) -> (passedAt: Int, dueAt: Int?) {
+            var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+            let person = Subject()
+            var clock = 0, yaws: [Double] = []
+            while clock < 8000, !session.reflectionDue {
+                var subject = person
+                if let prompted = session.tracker.challenges[0].promptedAtMs, clock - prompted >= 500 {
+                    if yaws.isEmpty, !session.tracker.passed { yaws = [8, 16, 24, 30, 30, 24, rest] }
+                    subject.yaw += yaws.isEmpty ? rest : yaws.removeFirst()
+                }
+                _ = session.observe(LivenessFrame(timestampMs: clock, faces: [subject.observation()], contentHash: UInt64(clock + 1)))
+                clock += 100
+            }
+            return (session.tracker.challenges[0].endedAtMs ?? -1, session.reflectionDue ? clock - 100 : nil)
+        }
+        let halfWay = run(backTo: 14), neutral = run(backTo: 2)
+        #expect(halfWay.passedAt > 0 && neutral.passedAt > 0)
+        #expect(halfWay.dueAt == halfWay.passedAt + LivenessSession.reflectionWaitForNeutralMs)
+        #expect(neutral.dueAt == neutral.passedAt)
+    }
+
     @Test func aSessionStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {
         let policy = try LivenessPolicy.preset(.high).validated()
         var generator = PlanGenerator.seeded(11)
