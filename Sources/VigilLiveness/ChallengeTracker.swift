@@ -81,6 +81,8 @@ public struct ChallengeTracker: Codable, Sendable {
     public let placement: FacePlacementCheck
     private var current = 0
     private var samples: [Baseline] = []
+    /// When each of `samples` was taken (optional: states stored before decode without it).
+    private var sampleTimesMs: [Int]?
     private var phase = MotionPhase()
     private var settling: Set<Signal.Extreme> = []   // the passed motion's extremes, until the next prompt
     private var unsolicitedSinceMs: [Signal.Extreme: Int] = [:]
@@ -185,13 +187,25 @@ public struct ChallengeTracker: Codable, Sendable {
 
         guard let baseline else {
             if guidance == nil && abs(face.pose.yaw) < 15 && abs(face.pose.pitch) < 15 {
+                if (sampleTimesMs?.count ?? 0) != samples.count { samples = [] }   // a state stored without their times
                 samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, eyeDetail: face.eyeDetail, sharpness: face.quality.sharpness,
                                         mouth: face.mouth, yaw: face.pose.yaw, pitch: face.pose.pitch))
+                sampleTimesMs = (samples.count == 1 ? [] : sampleTimesMs ?? []) + [timestampMs]
+                // A head still moving is no baseline: a nod or a turn under way would shift every
+                // threshold after it (a recording bowing as it starts made its later nods read
+                // small). The window slides until its pose holds within `baselineSpreadDegrees`.
+                while samples.count > 1, Self.spread(samples.map(\.yaw)) > Self.baselineSpreadDegrees
+                        || Self.spread(samples.map(\.pitch)) > Self.baselineSpreadDegrees {
+                    samples.removeFirst()
+                    sampleTimesMs?.removeFirst()
+                }
                 // The baseline's frames are a resting, well-placed face: the first hold counts them.
-                neutralSinceMs = neutralSinceMs ?? timestampMs
+                neutralSinceMs = sampleTimesMs?.first ?? timestampMs
                 if samples.count >= Self.baselineFrames, let since = neutralSinceMs, timestampMs - since >= Self.baselineMs { settleBaseline() }
             } else {
                 neutralSinceMs = nil
+                samples = []
+                sampleTimesMs = []
             }
             return update(guidance ?? (samples.isEmpty ? nil : .holdStill), progress: 0)
         }
@@ -248,6 +262,11 @@ public struct ChallengeTracker: Codable, Sendable {
         return unsolicitedSinceMs.values.contains { timestampMs - $0 >= Self.confirmMs }
     }
 
+    /// The most the baseline's frames may differ in yaw or in pitch (degrees).
+    public static let baselineSpreadDegrees = 5.0
+
+    private static func spread(_ values: [Double]) -> Double { (values.max() ?? 0) - (values.min() ?? 0) }
+
     private mutating func settleBaseline() {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         // Samples kept by an engine before these were measured have neither.
@@ -257,6 +276,7 @@ public struct ChallengeTracker: Codable, Sendable {
                             sharpness: sharpness.count == samples.count ? median(sharpness) : nil,
                             mouth: median(samples.map(\.mouth)), yaw: median(samples.map(\.yaw)), pitch: median(samples.map(\.pitch)))
         samples = []
+        sampleTimesMs = nil
     }
 
     /// Advances the current challenge's motion; returns its progress.

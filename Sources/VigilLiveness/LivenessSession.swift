@@ -85,10 +85,10 @@ public struct LivenessSession: Codable, Sendable {
     private var shownStepMs: Int?
     private static let intervalsKept = 8
     /// Since when the head has been turned or bowed between the last motion and the end of the
-    /// colours; whether it stayed so for `ChallengeTracker.confirmMs` (optional: states stored
-    /// before decode without them).
+    /// colours; whether it stayed so for `ChallengeTracker.confirmMs` (`stillness`; optional:
+    /// states stored before decode without them).
     private var turnedSinceMs: Int?
-    private var movedDuringReflection: Bool?
+    private var movedAfterMotions: Bool?
     /// Whether the last frame's single face was in the neutral pose (optional, as above).
     private var lastFaceNeutral: Bool?
 
@@ -215,7 +215,7 @@ public struct LivenessSession: Codable, Sendable {
                 if tracker.isTurnedOrBowed(face) {
                     let since = turnedSinceMs ?? frame.timestampMs
                     turnedSinceMs = since
-                    if frame.timestampMs - since >= ChallengeTracker.confirmMs { movedDuringReflection = true }
+                    if frame.timestampMs - since >= ChallengeTracker.confirmMs { movedAfterMotions = true }
                 } else {
                     turnedSinceMs = nil
                 }
@@ -265,12 +265,14 @@ public struct LivenessSession: Codable, Sendable {
             "identity": identityResult, "screenPattern": screen.result,
         ]
         if plan.reflection != nil {
-            checks["reflection"] = movedDuringReflection == true
-                ? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "head_moved")
-                : reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
+            checks["reflection"] = reflection?.result ?? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_shown")
         } else if policy.type.includesReflection {
             // A plan without the sequence its policy asks for (a hand-made session file) never passes.
             checks["reflection"] = CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "reflection_not_planned")
+        }
+        if plan.reflection != nil, tracker.passed {
+            checks["stillness"] = movedAfterMotions == true
+                ? CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "head_moved") : CheckResult(passed: true, score: 1)
         }
         if let clock = evidence.captureClock { checks["captureClock"] = clock.result }
         if let elsewhere = evidence.framesSeenElsewhere {

@@ -133,6 +133,21 @@ struct Session {
         #expect(session.updates.contains { $0.guidance == .motionIssue })
     }
 
+    /// A head still moving as the capture starts is no baseline: a recording bowing as it starts
+    /// would shift every threshold after it. The baseline is the pose the head then holds.
+    @Test func theBaselineWaitsForAHeadThatHoldsStill() throws {
+        var session = Session([.nod])
+        var moving = person
+        for pitch in [0.0, -2, -4, -6, -8, -10] {
+            moving.pitch = person.pitch + pitch
+            session.feed(moving)
+        }
+        #expect(session.tracker.baseline == nil)
+        session.feed(person, frames: 6)
+        let baseline = try #require(session.tracker.baseline)
+        #expect(abs(baseline.pitch - person.pitch) < 0.01)
+    }
+
     /// A session stored before the co-motion limits existed continues after an upgrade: its
     /// thresholds decode with the new limits at their defaults.
     @Test func thresholdsStoredBeforeTheCoMotionLimitsDecodeWithTheirDefaults() throws {
