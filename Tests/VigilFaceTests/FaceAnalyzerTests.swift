@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import VigilCore
 @testable import VigilFace
@@ -191,70 +190,5 @@ import VigilCore
             if followed > 3 { break }
         }
         #expect(followed <= 3)
-    }
-}
-
-/// An analyzer serves one session's frame after another's (`AnalyzerPool`): what it finds in a
-/// frame may not depend on what it analysed before.
-@Suite struct AnalyzerStatelessnessTests {
-    @Test func anAnalyzerReadsAFrameAlikeWhateverItAnalysedBefore() throws {
-        let photos = try FaceAnalyzerTests.portraits.map { try Fixtures.image($0) }
-        func everything(_ analyzer: FaceAnalyzer, _ image: Image) throws -> [Double] {
-            let face = try #require(analyzer.detect(in: image).first)
-            let again = try #require(analyzer.redetect(in: image, near: face))
-            let tracked = try #require(analyzer.track(in: image, previous: face))
-            let descriptor = try analyzer.descriptor(for: face, in: image)
-            return [face.box.x, face.box.width, face.pose.yaw, again.box.x, again.pose.yaw, tracked.pose.yaw, tracked.box.x]
-                + descriptor.values.map(Double.init)
-        }
-        let fresh = try photos.map { try everything(Fixtures.analyzer(.photos), $0) }
-        let shared = try Fixtures.analyzer(.photos)
-        for round in 0..<2 {
-            for (i, photo) in (round == 0 ? photos : photos.reversed()).enumerated() {
-                let index = round == 0 ? i : photos.count - 1 - i
-                #expect(try everything(shared, photo) == fresh[index], "\(FaceAnalyzerTests.portraits[index]) after others, round \(round)")
-            }
-        }
-    }
-}
-
-extension AnalyzerStatelessnessTests {
-    /// Two analyzers at work at once (two pool threads) read each frame as one alone does.
-    @Test func twoAnalyzersAtOnceReadFramesAsOneAlone() throws {
-        let photos = try FaceAnalyzerTests.portraits.map { try Fixtures.image($0) }
-        @Sendable func read(_ analyzer: FaceAnalyzer, _ image: Image) -> [Double] {
-            guard let face = analyzer.detect(in: image).first else { return [] }
-            let descriptor = (try? analyzer.descriptor(for: face, in: image))?.values.map(Double.init) ?? []
-            let tracked = analyzer.track(in: image, previous: face)
-            return [face.box.x, face.box.y, face.box.width, face.pose.yaw, face.pose.pitch, tracked?.pose.yaw ?? 0] + descriptor
-        }
-        let alone = try photos.map { read(try Fixtures.analyzer(.photos), $0) }
-        let analyzers = try (0..<2).map { _ in try Fixtures.analyzer(.photos) }
-        let mismatches = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { worker in
-            for k in 0..<12 {
-                let index = (k + worker * 2) % photos.count
-                if read(analyzers[worker], photos[index]) != alone[index] { mismatches.withLock { $0 += 1 } }
-            }
-        }
-        #expect(mismatches.withLock { $0 } == 0)
-    }
-}
-
-extension AnalyzerStatelessnessTests {
-    /// Descriptors run on BLAS: two computed at once on two threads give what one alone does.
-    @Test func descriptorsAtOnceMatchOneAlone() throws {
-        let image = try Fixtures.image("obama.jpg")
-        let analyzers = try (0..<2).map { _ in try Fixtures.analyzer(.photos) }
-        let face = try #require(analyzers[0].detect(in: image).first)
-        let alone = try analyzers[0].descriptor(for: face, in: image)
-        let worst = Mutex(0.0)
-        DispatchQueue.concurrentPerform(iterations: 2) { worker in
-            for _ in 0..<60 {
-                let d = (try? analyzers[worker].descriptor(for: face, in: image)).map { $0.distance(to: alone) } ?? 9
-                worst.withLock { $0 = max($0, d) }
-            }
-        }
-        #expect(worst.withLock { $0 } < 1e-4)
     }
 }
