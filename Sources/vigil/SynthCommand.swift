@@ -176,7 +176,7 @@ enum SynthCommand {
         let evaluation = try RealFaceEvaluation.run(clips: clips, annotations: annotations, rates: rates, repeats: repeats, models: try FaceModels(),
                                                     workers: workers, seed: try seed(args),
                                                     keepFailures: args.value("keep-failures").map { URL(fileURLWithPath: $0, isDirectory: true) })
-        print("real faces: \(clips.count) clips, \(evaluation.trials.count) sessions, one motion each, BPCER (rejected/sessions)")
+        print("real faces: \(Set(evaluation.trials.map(\.clip)).count) clips, \(evaluation.trials.count) sessions, one motion each, BPCER (rejected/sessions)")
         print(evaluation.table(), terminator: "")
         print(String(format: "%d sessions in %.0f s with %d workers", evaluation.trials.count, Date().timeIntervalSince(started), workers))
         return 0
