@@ -115,6 +115,13 @@ public struct ChallengeTracker: Codable, Sendable {
         var openEyes: Double?
         /// The furthest a turn or a nod went, in degrees toward its extreme.
         var furthest: Double?
+
+        /// Widens the swing to take in `yaw`; returns its furthest yaw each way.
+        mutating func widenSwing(to yaw: Double) -> (left: Double, right: Double) {
+            leftmostYaw = max(leftmostYaw ?? yaw, yaw)
+            rightmostYaw = min(rightmostYaw ?? yaw, yaw)
+            return (leftmostYaw!, rightmostYaw!)
+        }
     }
 
     /// A tracker for a plan's motions and hold times under `policy`.
@@ -187,10 +194,10 @@ public struct ChallengeTracker: Codable, Sendable {
 
         guard let baseline else {
             if guidance == nil && abs(face.pose.yaw) < 15 && abs(face.pose.pitch) < 15 {
-                if (sampleTimesMs?.count ?? 0) != samples.count { samples = [] }   // a state stored without their times
+                if (sampleTimesMs?.count ?? 0) != samples.count { (samples, sampleTimesMs) = ([], []) }   // a state stored without their times
                 samples.append(Baseline(eyes: (face.eyes.left + face.eyes.right) / 2, eyeDetail: face.eyeDetail, sharpness: face.quality.sharpness,
                                         mouth: face.mouth, yaw: face.pose.yaw, pitch: face.pose.pitch))
-                sampleTimesMs = (samples.count == 1 ? [] : sampleTimesMs ?? []) + [timestampMs]
+                sampleTimesMs = (sampleTimesMs ?? []) + [timestampMs]
                 // A head still moving is no baseline: a nod or a turn under way would shift every
                 // threshold after it (a recording bowing as it starts made its later nods read
                 // small). The window slides until its pose holds within `baselineSpreadDegrees`.
@@ -241,9 +248,7 @@ public struct ChallengeTracker: Codable, Sendable {
         var unsolicited = signal.unsolicitedExtremes(during: kind).subtracting(Self.allowedExtremes(for: kind))
         if kind == .blink || kind == .mouthOpen, !signal.eyesClosed {
             // A turn within the co-motion limit is one way; a head swung both ways is a shake.
-            let left = max(phase.leftmostYaw ?? signal.yaw, signal.yaw), right = min(phase.rightmostYaw ?? signal.yaw, signal.yaw)
-            phase.leftmostYaw = left
-            phase.rightmostYaw = right
+            let (left, right) = phase.widenSwing(to: signal.yaw)
             if left >= thresholds.shakeDegrees && right <= -thresholds.shakeDegrees { unsolicited.formUnion([.yawLeft, .yawRight]) }
         }
         if confirmed(unsolicited, at: timestampMs) {
@@ -322,9 +327,7 @@ public struct ChallengeTracker: Codable, Sendable {
         case .shake:
             // A swing through the baseline: its width counts, not where it sits, since a
             // baseline a few degrees off would otherwise hide one side of a real shake.
-            let left = max(phase.leftmostYaw ?? signal.yaw, signal.yaw), right = min(phase.rightmostYaw ?? signal.yaw, signal.yaw)
-            phase.leftmostYaw = left
-            phase.rightmostYaw = right
+            let (left, right) = phase.widenSwing(to: signal.yaw)
             let half = thresholds.shakeDegrees / 2
             done = left >= half && right <= -half && left - right >= 2 * thresholds.shakeDegrees
         }

@@ -30,10 +30,14 @@ public struct IdentityCheck: Codable, Sendable {
     /// not looking at the camera long enough: the guidance says to.
     public var result: CheckResult {
         guard samples >= 2 else { return CheckResult(passed: false, score: 0, feedback: .holdStill, reason: "too_few_samples") }
-        let score = max(0, 1 - largest / (2 * maxDistance))
+        let score = max(0, 1 - largest / (2 * maxDistance))   // `largestDistance(score:)` inverts it
         guard largest <= maxDistance else {
             return CheckResult(passed: false, score: score, feedback: .identityChanged, reason: "identity_changed")
         }
         return CheckResult(passed: true, score: score)
     }
+
+    /// The largest distance a passing or `identity_changed` result's score stands for (up to
+    /// twice the limit, where the score stops at 0).
+    public func largestDistance(score: Double) -> Double { (1 - score) * 2 * maxDistance }
 }

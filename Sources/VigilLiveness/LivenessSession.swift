@@ -249,8 +249,7 @@ public struct LivenessSession: Codable, Sendable {
     /// The identity check's verdict. A session whose challenges failed before the second sample
     /// was due could not show a change, and saying so would blame the wrong thing.
     private var identityResult: CheckResult {
-        let result = identity.result
-        guard result.reason == "too_few_samples", tracker.finished, !tracker.passed else { return result }
+        guard identityTaken < 2, tracker.finished, !tracker.passed else { return identity.result }
         return CheckResult(passed: true, score: 0.5, reason: "challenges_not_passed")
     }
 

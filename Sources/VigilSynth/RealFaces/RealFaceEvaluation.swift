@@ -97,7 +97,7 @@ public struct RealFaceEvaluation: Sendable {
         var camera = RecordedClipCamera(clip: clip, event: event, rest: rest, reactionMs: Int(random.uniform(300...800)))
         let session = SessionSimulator.run(policy: policy, plan: plan, camera: &camera, analyzer: analyzer, settings: settings, seed: random.next())
         let identity = session.decision.checks["identity"].flatMap { $0.reason == nil || $0.reason == "identity_changed" ? $0 : nil }
-        let distance = identity.map { (1 - $0.score) * 2 * IdentityCheck().maxDistance }   // the score's inverse
+        let distance = identity.map { IdentityCheck().largestDistance(score: $0.score) }
         return (Trial(clip: clip.name, motion: motion, fps: fps, passed: session.decision.outcome == .passed, reasons: session.decision.reasons,
                       identityDistance: distance, withAnother: withAnother), session)
     }
@@ -109,18 +109,19 @@ public struct RealFaceEvaluation: Sendable {
             return rows.isEmpty ? "-" : String(format: "%5.1f%% (%d/%d)", 100 * Double(rejected) / Double(rows.count), rejected, rows.count)
         }
         let rates = Set(trials.map(\.fps)).sorted()
+        /// One line: `label`, then BPCER of `rows` at each rate and over all.
+        func row(_ label: String, _ rows: [Trial]) -> String {
+            label.padding(toLength: 13, withPad: " ", startingAt: 0)
+                + rates.map { fps in pct(rows.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined() + pct(rows)
+        }
         var out = "motion       " + rates.map { "\($0) fps".padding(toLength: 18, withPad: " ", startingAt: 0) }.joined() + "all\n"
         for motion in Motion.allCases {
             let rows = trials.filter { $0.motion == motion }
             guard !rows.isEmpty else { continue }
-            out += motion.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
-                + rates.map { fps in pct(rows.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined() + pct(rows) + "\n"
+            out += row(motion.rawValue, rows) + "\n"
         }
-        out += "all          " + rates.map { fps in pct(trials.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
-            + pct(trials) + "\n"
-        let alone = trials.filter { !$0.withAnother }
-        out += "alone        " + rates.map { fps in pct(alone.filter { $0.fps == fps }).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
-            + pct(alone) + "   (motions made without another deliberate one at the same time)\n"
+        out += row("all", trials) + "\n"
+        out += row("alone", trials.filter { !$0.withAnother }) + "   (motions made without another deliberate one at the same time)\n"
         var reasons: [String: Int] = [:]
         for trial in trials { for reason in trial.reasons { reasons[reason, default: 0] += 1 } }
         out += "rejected by: " + reasons.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
