@@ -161,8 +161,10 @@ public final class FaceAnalyzer: @unchecked Sendable {
         guard face.landmarks.count == 68 else { throw .invalidLandmarks }
         let points = face.landmarks.flatMap { [Float($0.x), Float($0.y)] }
         var values = [Float](repeating: 0, count: FaceDescriptor.dimension)
-        let status = image.rgb.withUnsafeBufferPointer { rgb in
-            vf_encoder_compute(encoder, rgb.baseAddress, image.width, image.height, points, 68, &values)
+        let status = BLASRuntime.exclusive {
+            image.rgb.withUnsafeBufferPointer { rgb in
+                vf_encoder_compute(encoder, rgb.baseAddress, image.width, image.height, points, 68, &values)
+            }
         }
         guard status == VF_OK else { throw .encoderFailed }
         return FaceDescriptor(values)
@@ -172,8 +174,10 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let capacity = 16
         var boxes = [vf_rect](repeating: vf_rect(), count: capacity)
         var scores = [Double](repeating: 0, count: capacity)
-        let found = gray.pixels.withUnsafeBufferPointer { pixels in
-            vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, min(0, minScore), &boxes, &scores, Int32(capacity))
+        let found = BLASRuntime.exclusive {
+            gray.pixels.withUnsafeBufferPointer { pixels in
+                vf_detector_run(detector, pixels.baseAddress, gray.width, gray.height, min(0, minScore), &boxes, &scores, Int32(capacity))
+            }
         }
         guard found > 0 else { return [] }
         return (0..<min(Int(found), capacity)).compactMap { i in
@@ -189,8 +193,10 @@ public final class FaceAnalyzer: @unchecked Sendable {
         var points = [Float](repeating: 0, count: 136)
         let rect = vf_rect(left: Int(box.x.rounded()), top: Int(box.y.rounded()),
                            right: Int((box.x + box.width).rounded()) - 1, bottom: Int((box.y + box.height).rounded()) - 1)
-        _ = image.rgb.withUnsafeBufferPointer { rgb in
-            vf_shape_predict(models.shapePredictor, rgb.baseAddress, image.width, image.height, rect, &points)
+        _ = BLASRuntime.exclusive {
+            image.rgb.withUnsafeBufferPointer { rgb in
+                vf_shape_predict(models.shapePredictor, rgb.baseAddress, image.width, image.height, rect, &points)
+            }
         }
         return (0..<68).map { Point2D(x: Double(points[2 * $0]), y: Double(points[2 * $0 + 1])) }
     }

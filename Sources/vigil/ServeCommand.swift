@@ -43,6 +43,9 @@ enum ServeCommand {
         let storage = DataOption.database(args) == nil ? configuration.dataDirectory.path : "postgresql"
         let demo = try Administration.createDemoTenantIfEmpty(in: store)
         let models = try FaceModels()
+        if !BLASRuntime.isThreadSafe {
+            logger.log(.warning, "blas_not_thread_safe", ["note": "the loaded OpenBLAS is single-threaded, so face analysis runs one call at a time; install libopenblas0-pthread"])
+        }
         let server: VigilServer
         do {
             server = try VigilServer(configuration: configuration, store: store, analyzers: AnalyzerPool(models: models, size: configuration.threads),

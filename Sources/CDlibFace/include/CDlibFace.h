@@ -65,6 +65,12 @@ void vf_encoder_destroy(vf_encoder *encoder);
 int vf_encoder_compute(vf_encoder *encoder, const uint8_t *rgb, long width, long height,
                        const float *points_xy, int parts, float *descriptor);
 
+/// Prepares the BLAS that dlib calls for use from several threads and says whether that is safe.
+/// With OpenBLAS it pins each call to one thread (Vigil runs analyzers in parallel itself).
+/// Returns 1 when concurrent calls are safe: a reference BLAS, or an OpenBLAS built for threads;
+/// 0 for an OpenBLAS built single-threaded, whose shared buffers concurrent calls corrupt.
+int vf_blas_prepare(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,7 @@ public struct RealFaceEvaluation: Sendable {
                     other.motion != event.motion && other.motion != Motion.blink.rawValue
                         && other.start <= event.end + Self.overlapSeconds && other.end >= event.start - Self.overlapSeconds
                 }
-                for fps in rates { for k in 0..<repeats { jobs.append((clip, event, rest, fps, together)) } }
+                for fps in rates { for _ in 0..<repeats { jobs.append((clip, event, rest, fps, together)) } }
             }
         }
         let analyzers = try (0..<max(1, workers)).map { _ in try FaceAnalyzer(models: models) }
