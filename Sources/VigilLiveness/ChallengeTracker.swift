@@ -67,6 +67,9 @@ public struct ChallengeTracker: Codable, Sendable {
     /// How long an unsolicited extreme must persist to count (ms): one frame's landmark glitch
     /// does not fail a person, a deliberate motion always lasts longer.
     public static let confirmMs = 150
+    /// A head resting this long between one side and the other ends a swing (ms): a shake passes
+    /// the middle in 100-300 ms.
+    public static let swingRestMs = 500
 
     /// The challenges, in order, with their outcomes.
     public private(set) var challenges: [ChallengeRecord]
@@ -115,9 +118,21 @@ public struct ChallengeTracker: Codable, Sendable {
         var openEyes: Double?
         /// The furthest a turn or a nod went, in degrees toward its extreme.
         var furthest: Double?
+        /// Since when the head has rested within `restWithin` of the baseline's yaw.
+        var centredSinceMs: Int?
 
-        /// Widens the swing to take in `yaw`; returns its furthest yaw each way.
-        mutating func widenSwing(to yaw: Double) -> (left: Double, right: Double) {
+        /// Widens the swing to take in `yaw` at `timestampMs`; returns its furthest yaw each way.
+        /// A swing is one continuous motion: a head that rests within `restWithin` degrees of the
+        /// baseline for `ChallengeTracker.swingRestMs` starts a new one, so a turn one way, a
+        /// pause, then a turn the other way (a recording's motions one after another) is no shake.
+        mutating func widenSwing(to yaw: Double, at timestampMs: Int, restWithin: Double) -> (left: Double, right: Double) {
+            if abs(yaw) < restWithin {
+                let since = centredSinceMs ?? timestampMs
+                centredSinceMs = since
+                if timestampMs - since >= ChallengeTracker.swingRestMs { leftmostYaw = nil; rightmostYaw = nil }
+            } else {
+                centredSinceMs = nil
+            }
             leftmostYaw = max(leftmostYaw ?? yaw, yaw)
             rightmostYaw = min(rightmostYaw ?? yaw, yaw)
             return (leftmostYaw!, rightmostYaw!)
@@ -248,8 +263,13 @@ public struct ChallengeTracker: Codable, Sendable {
         var unsolicited = signal.unsolicitedExtremes(during: kind).subtracting(Self.allowedExtremes(for: kind))
         if kind == .blink || kind == .mouthOpen, !signal.eyesClosed {
             // A turn within the co-motion limit is one way; a head swung both ways is a shake.
-            let (left, right) = phase.widenSwing(to: signal.yaw)
+            let (left, right) = phase.widenSwing(to: signal.yaw, at: timestampMs, restWithin: thresholds.shakeDegrees / 2)
             if left >= thresholds.shakeDegrees && right <= -thresholds.shakeDegrees { unsolicited.formUnion([.yawLeft, .yawRight]) }
+        }
+        if kind == .turnLeft || kind == .turnRight, !signal.eyesClosed {
+            // A turn the wrong way is neither wander nor a co-motion: it counts from a turn's own
+            // threshold, as a recording's turns that ignore the prompt mostly stay under 1.25 times it.
+            unsolicited.formUnion(signal.extremes.intersection(kind == .turnLeft ? [.yawRight] : [.yawLeft]))
         }
         if confirmed(unsolicited, at: timestampMs) {
             end(.failed, at: timestampMs, reason: "unsolicited_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
@@ -327,8 +347,8 @@ public struct ChallengeTracker: Codable, Sendable {
         case .shake:
             // A swing through the baseline: its width counts, not where it sits, since a
             // baseline a few degrees off would otherwise hide one side of a real shake.
-            let (left, right) = phase.widenSwing(to: signal.yaw)
             let half = thresholds.shakeDegrees / 2
+            let (left, right) = phase.widenSwing(to: signal.yaw, at: timestampMs, restWithin: half)
             done = left >= half && right <= -half && left - right >= 2 * thresholds.shakeDegrees
         }
         if done {

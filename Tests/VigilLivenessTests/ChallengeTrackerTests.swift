@@ -370,6 +370,33 @@ struct Session {
         #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
     }
 
+    /// A shake is one swing: a turn one way, a rest at the middle, then a turn the other way is
+    /// how a recording's turns follow each other, not how a head shakes.
+    @Test(arguments: [(0, true), (300, true), (600, false), (1000, false)])
+    func aShakeThatRestsBetweenItsSidesDoesNotPass(restMs: Int, passes: Bool) {
+        var session = Session([.shake])
+        session.waitForPrompt(person)
+        var turned = person
+        for yaw in [6.0, 14, 14, 6] { turned.yaw = person.yaw + yaw; session.feed(turned) }
+        session.feed(person, frames: restMs / session.intervalMs)
+        for yaw in [-6.0, -14, -14, -6, 0] { turned.yaw = person.yaw + yaw; session.feed(turned) }
+        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+    }
+
+    /// A turn the wrong way counts from a turn's own threshold, not 1.25 times it.
+    @Test(arguments: [(Motion.turnLeft, -10.5, false), (.turnRight, 10.5, false), (.turnLeft, -8.0, true), (.turnRight, 8.0, true)])
+    func aTurnTheWrongWayFailsATurn(asked: Motion, wrongWay: Double, passes: Bool) {
+        var session = Session([asked])
+        session.waitForPrompt(person)
+        var turned = person
+        turned.yaw = person.yaw + wrongWay
+        session.feed(turned, frames: 3)
+        session.feed(person, frames: 3)
+        session.perform(asked, by: person)
+        session.feed(person, frames: 3)
+        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+    }
+
     @Test func aMotionWhileWaitingForThePromptFails() {
         var session = Session([.blink, .nod])
         session.waitForPrompt(person)
