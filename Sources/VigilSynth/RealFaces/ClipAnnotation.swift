@@ -11,6 +11,9 @@ public struct ClipAnnotation: Codable, Sendable {
         public var motion: String
         public var start: Double, peak: Double, end: Double
         public var note: String?
+        /// The annotator doubted the motion is what its name says: a partial blink, a turn of
+        /// uncertain size, an opening close to ordinary speech.
+        public var doubtful: Bool?
 
         /// The challenge this event answers, when the engine has one of its kind.
         public var kind: Motion? { Motion(rawValue: motion) }

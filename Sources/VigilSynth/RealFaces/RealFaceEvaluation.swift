@@ -23,6 +23,8 @@ public struct RealFaceEvaluation: Sendable {
         /// Whether the clip shows another deliberate motion at the same time (a turn, a nod, a
         /// chin-up or an open mouth of another kind, annotated overlapping this one).
         public let withAnother: Bool
+        /// Whether the annotator doubted the motion (`ClipAnnotation.Event.doubtful`).
+        public let doubtful: Bool
     }
 
     /// Every session run.
@@ -99,7 +101,7 @@ public struct RealFaceEvaluation: Sendable {
         let identity = session.decision.checks["identity"].flatMap { $0.reason == nil || $0.reason == "identity_changed" ? $0 : nil }
         let distance = identity.map { IdentityCheck().largestDistance(score: $0.score) }
         return (Trial(clip: clip.name, motion: motion, fps: fps, passed: session.decision.outcome == .passed, reasons: session.decision.reasons,
-                      identityDistance: distance, withAnother: withAnother), session)
+                      identityDistance: distance, withAnother: withAnother, doubtful: event.doubtful == true), session)
     }
 
     /// BPCER per motion and frame rate, then the checks that rejected.
@@ -122,6 +124,8 @@ public struct RealFaceEvaluation: Sendable {
         }
         out += row("all", trials) + "\n"
         out += row("alone", trials.filter { !$0.withAnother }) + "   (motions made without another deliberate one at the same time)\n"
+        out += row("clear", trials.filter { !$0.doubtful }) + "   (motions the annotator did not doubt)\n"
+        out += row("clear alone", trials.filter { !$0.doubtful && !$0.withAnother }) + "\n"
         var reasons: [String: Int] = [:]
         for trial in trials { for reason in trial.reasons { reasons[reason, default: 0] += 1 } }
         out += "rejected by: " + reasons.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
