@@ -266,11 +266,6 @@ public struct ChallengeTracker: Codable, Sendable {
             let (left, right) = phase.widenSwing(to: signal.yaw, at: timestampMs, restWithin: thresholds.shakeDegrees / 2)
             if left >= thresholds.shakeDegrees && right <= -thresholds.shakeDegrees { unsolicited.formUnion([.yawLeft, .yawRight]) }
         }
-        if kind == .turnLeft || kind == .turnRight, !signal.eyesClosed {
-            // A turn the wrong way is neither wander nor a co-motion: it counts from a turn's own
-            // threshold, as a recording's turns that ignore the prompt mostly stay under 1.25 times it.
-            unsolicited.formUnion(signal.extremes.intersection(kind == .turnLeft ? [.yawRight] : [.yawLeft]))
-        }
         if confirmed(unsolicited, at: timestampMs) {
             end(.failed, at: timestampMs, reason: "unsolicited_\(unsolicited.map(\.rawValue).sorted().joined(separator: "_"))")
             return update(.motionIssue, progress: 0)
@@ -452,10 +447,13 @@ struct Signal {
 
     /// The same while `kind` is asked for: during a blink or an open mouth, which do not move the
     /// head, a turn or a nod counts only beyond the co-motion limits (`MotionThresholds`), and
-    /// during a blink an open mouth too.
+    /// during a blink an open mouth too. During a turn, a turn the other way counts from a turn's
+    /// own threshold: it is neither wander nor a co-motion, and a recording's turns that ignore
+    /// the prompt mostly stay under the margin (the turn asked for is never unsolicited).
     func unsolicitedExtremes(during kind: Motion?) -> Set<Extreme> {
-        let coMotion = kind == .blink || kind == .mouthOpen
-        return extremes(turnBeyond: coMotion ? thresholds.coMotionTurnDegrees : thresholds.turnDegrees * thresholds.unsolicitedMargin,
+        let coMotion = kind == .blink || kind == .mouthOpen, turning = kind == .turnLeft || kind == .turnRight
+        return extremes(turnBeyond: coMotion ? thresholds.coMotionTurnDegrees
+                            : turning ? thresholds.turnDegrees : thresholds.turnDegrees * thresholds.unsolicitedMargin,
                         nodBeyond: coMotion ? thresholds.coMotionNodDegrees : thresholds.nodDegrees * thresholds.unsolicitedMargin,
                         mouthBeyond: thresholds.mouthOpenIncrease * (kind == .blink ? thresholds.coMotionMouthMargin : thresholds.unsolicitedMargin),
                         mouthYawWithin: thresholds.neutralDegrees,
