@@ -162,7 +162,7 @@ public struct ChallengeTracker: Codable, Sendable {
         guard let baseline else { return true }
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
         let eyeOpen = baseline.eyes * thresholds.eyesOpenRatio
-        return signal.isNeutral && face.eyes.left > eyeOpen && face.eyes.right > eyeOpen && abs(signal.mouth) < thresholds.mouthOpenIncrease / 4
+        return signal.isNeutral && face.eyes.left > eyeOpen && face.eyes.right > eyeOpen && abs(signal.mouth) < thresholds.mouthSpeechIncrease / 4
     }
 
     /// Whether `face` looks at the camera with its eyes open and its mouth not opened as far as
@@ -174,7 +174,7 @@ public struct ChallengeTracker: Codable, Sendable {
         let signal = Signal(face: face, baseline: baseline, thresholds: thresholds)
         return abs(signal.yaw) < thresholds.turnDegrees * thresholds.unsolicitedMargin && abs(signal.pitch) < thresholds.nodDegrees
             && !signal.eyesClosed
-            && signal.mouth < thresholds.mouthOpenIncrease
+            && signal.mouth < thresholds.mouthSpeechIncrease
     }
 
     /// Whether `face` is in the neutral zone the prompts wait for (pose and mouth); true before
@@ -424,7 +424,7 @@ struct Signal {
     }
     var isNeutral: Bool {
         abs(yaw) < thresholds.neutralDegrees && abs(pitch) < thresholds.neutralDegrees
-            && mouth < thresholds.mouthOpenIncrease / 2
+            && mouth < thresholds.mouthSpeechIncrease / 2
     }
 
     /// The positions the face has reached, for the motion that was asked for. Its extreme
@@ -455,7 +455,7 @@ struct Signal {
         return extremes(turnBeyond: coMotion ? thresholds.coMotionTurnDegrees
                             : turning ? thresholds.turnDegrees : thresholds.turnDegrees * thresholds.unsolicitedMargin,
                         nodBeyond: coMotion ? thresholds.coMotionNodDegrees : thresholds.nodDegrees * thresholds.unsolicitedMargin,
-                        mouthBeyond: thresholds.mouthOpenIncrease * (kind == .blink ? thresholds.coMotionMouthMargin : thresholds.unsolicitedMargin),
+                        mouthBeyond: thresholds.mouthSpeechIncrease * (kind == .blink ? thresholds.coMotionMouthMargin : thresholds.unsolicitedMargin),
                         mouthYawWithin: thresholds.neutralDegrees,
                         withEyesClosed: false)
     }

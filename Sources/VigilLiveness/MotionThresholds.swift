@@ -12,8 +12,13 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     /// Eye detail counts only on a face at least this fraction as sharp as the baseline's:
     /// blur takes detail from open eyes too.
     public var eyeDetailMinimumSharpness = 0.5
-    /// Mouth aspect ratio increase over baseline that counts as open.
-    public var mouthOpenIncrease = 0.2
+    /// Mouth aspect ratio increase over baseline that answers an open-mouth prompt. Real people's
+    /// moderate openings read 0.14-0.17, as far as lively speech goes: that is enough to answer
+    /// the prompt, not to count as a motion nobody asked for (`mouthSpeechIncrease`).
+    public var mouthOpenIncrease = 0.14
+    /// How far speech opens the mouth: the scale for an open mouth nobody asked for, for the
+    /// neutral zone, and for a face resting or facing the camera.
+    public var mouthSpeechIncrease = 0.2
     /// Yaw change (degrees) that counts as a turn. Landmarks under-read yaw: real people's turns
     /// of 15-20 degrees read 9-11 over the baseline, rendered ones of 28-36 read 8-14.
     public var turnDegrees = 9.5
@@ -47,8 +52,8 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, turnDegrees,
-             shakeDegrees, nodDegrees, neutralDegrees, minimumReactionMs, unsolicitedMargin, coMotionTurnDegrees, coMotionNodDegrees,
+        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, mouthSpeechIncrease,
+             turnDegrees, shakeDegrees, nodDegrees, neutralDegrees, minimumReactionMs, unsolicitedMargin, coMotionTurnDegrees, coMotionNodDegrees,
              coMotionMouthMargin
     }
 
@@ -64,6 +69,7 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
         eyeDetailOpenRatio = try value(.eyeDetailOpenRatio, d.eyeDetailOpenRatio)
         eyeDetailMinimumSharpness = try value(.eyeDetailMinimumSharpness, d.eyeDetailMinimumSharpness)
         mouthOpenIncrease = try value(.mouthOpenIncrease, d.mouthOpenIncrease)
+        mouthSpeechIncrease = try value(.mouthSpeechIncrease, d.mouthSpeechIncrease)
         turnDegrees = try value(.turnDegrees, d.turnDegrees)
         shakeDegrees = try value(.shakeDegrees, d.shakeDegrees)
         nodDegrees = try value(.nodDegrees, d.nodDegrees)

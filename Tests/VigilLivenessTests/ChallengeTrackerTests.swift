@@ -152,11 +152,13 @@ struct Session {
     /// thresholds decode with the new limits at their defaults.
     @Test func thresholdsStoredBeforeTheCoMotionLimitsDecodeWithTheirDefaults() throws {
         var stored = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(MotionThresholds.standard)) as? [String: Any])
-        for key in ["coMotionTurnDegrees", "coMotionNodDegrees", "coMotionMouthMargin"] { stored[key] = nil }
+        for key in ["coMotionTurnDegrees", "coMotionNodDegrees", "coMotionMouthMargin", "mouthSpeechIncrease"] { stored[key] = nil }
         stored["turnDegrees"] = 12.0
+        stored["mouthOpenIncrease"] = 0.2
         let decoded = try JSONDecoder().decode(MotionThresholds.self, from: JSONSerialization.data(withJSONObject: stored))
         var expected = MotionThresholds.standard
         expected.turnDegrees = 12
+        expected.mouthOpenIncrease = 0.2
         #expect(decoded == expected)
     }
 
@@ -186,6 +188,22 @@ struct Session {
         #expect(run(.mouthOpen, first: true) { $0.yaw += 15 * sin($1 * 2 * .pi) } == .failed)
         #expect(run(.blink) { $0.mouth += 0.3 * sin($1 * .pi) } == .passed)   // a laugh
         #expect(run(.blink, first: true) { $0.mouth += 0.5 * sin($1 * .pi) } == .failed)
+    }
+
+    /// Real people's moderate openings (+0.14 to +0.17 of mouth ratio) answer an open-mouth
+    /// prompt; lively speech opens the mouth as far, which is no motion nobody asked for. A wide
+    /// opening during another prompt still is.
+    @Test(arguments: [(Motion.mouthOpen, 0.16, true), (.mouthOpen, 0.1, false), (.turnLeft, 0.2, true), (.turnLeft, 0.3, false)])
+    func aModerateOpeningAnswersItsPromptAndSpeechFailsNoOther(asked: Motion, opening: Double, passes: Bool) {
+        var session = Session([asked])
+        session.waitForPrompt(person)
+        var open = person
+        open.mouth = person.mouth + opening
+        session.feed(open, frames: 4)
+        session.feed(person, frames: 3)
+        if asked != .mouthOpen { session.perform(asked, by: person) }
+        session.feed(person, frames: 3)
+        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
     }
 
     /// People often stop short of where they started: a head that turned 30 degrees and came
