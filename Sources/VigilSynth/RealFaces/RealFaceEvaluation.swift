@@ -125,7 +125,13 @@ public struct RealFaceEvaluation: Sendable {
         out += row("all", trials) + "\n"
         out += row("alone", trials.filter { !$0.withAnother }) + "   (motions made without another deliberate one at the same time)\n"
         out += row("clear", trials.filter { !$0.doubtful }) + "   (motions the annotator did not doubt)\n"
-        out += row("clear alone", trials.filter { !$0.doubtful && !$0.withAnother }) + "\n"
+        let clearAlone = trials.filter { !$0.doubtful && !$0.withAnother }
+        out += row("clear alone", clearAlone) + "\n"
+        for motion in Motion.allCases {
+            let rows = clearAlone.filter { $0.motion == motion }
+            guard !rows.isEmpty else { continue }
+            out += row("  " + motion.rawValue, rows) + "\n"
+        }
         var reasons: [String: Int] = [:]
         for trial in trials { for reason in trial.reasons { reasons[reason, default: 0] += 1 } }
         out += "rejected by: " + reasons.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
