@@ -21,8 +21,10 @@ public struct Image: Sendable {
     /// `width * height * 3` bytes, R, G, B per pixel.
     public let rgb: [UInt8]
 
-    /// Decodes JPEG or PNG bytes. The header is checked first: nothing over `maxPixels`, longer
-    /// than `maxSide` or more elongated than `maxAspectRatio` is decoded.
+    /// Decodes JPEG or PNG bytes, turned as their Exif orientation says (`ImageOrientation`), so
+    /// that width, height and every coordinate read from it refer to the image as shown. The
+    /// header is checked first: nothing over `maxPixels`, longer than `maxSide` or more elongated
+    /// than `maxAspectRatio` is decoded.
     public init(encoded bytes: some ContiguousBytes, maxPixels: Int = Image.defaultMaxPixels) throws(ImageError) {
         let result: Result<(Int, Int, [UInt8]), ImageError> = bytes.withUnsafeBytes { raw in
             do throws(ImageError) {
@@ -50,7 +52,8 @@ public struct Image: Sendable {
                     let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     return .failure(.malformed(text.isEmpty ? "the decoder refused the data" : text))
                 }
-                return .success((width, height, pixels))
+                let shown = header.orientation.apply(to: pixels, width: width, height: height)
+                return .success((shown.width, shown.height, shown.rgb))
             } catch {
                 return .failure(error)
             }

@@ -14,6 +14,8 @@ public struct ImageHeader: Equatable, Sendable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
+    /// How the stored pixels are turned to be shown (Exif; `up` when the image carries none).
+    public let orientation: ImageOrientation
 
     /// The most scans a JPEG may have. Encoders write one (baseline) or about ten (progressive);
     /// each scan costs the decoder a pass over the image, so thousands of empty ones stall it.
@@ -24,10 +26,10 @@ public struct ImageHeader: Equatable, Sendable {
     public init(parsing bytes: UnsafeRawBufferPointer) throws(ImageError) {
         guard !bytes.isEmpty else { throw .empty }
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 {
-            (width, height) = try Self.parseJPEG(bytes)
+            (width, height, orientation) = try Self.parseJPEG(bytes)
             format = .jpeg
         } else if bytes.count >= 8, Array(bytes[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
-            (width, height) = try Self.parsePNG(bytes)
+            (width, height, orientation) = try Self.parsePNG(bytes)
             format = .png
         } else if bytes.count < 8 && ([0xFF, 0xD8].starts(with: bytes) || [0x89, 0x50, 0x4E, 0x47].starts(with: bytes)) {
             throw .truncated
@@ -41,9 +43,10 @@ public struct ImageHeader: Equatable, Sendable {
         Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
     }
 
-    private static func parseJPEG(_ b: UnsafeRawBufferPointer) throws(ImageError) -> (Int, Int) {
+    private static func parseJPEG(_ b: UnsafeRawBufferPointer) throws(ImageError) -> (Int, Int, ImageOrientation) {
         var i = 2
         var size: (Int, Int)?
+        var orientation: ImageOrientation?
         while true {
             guard i < b.count else { throw .truncated }
             guard b[i] == 0xFF else { throw .malformed("expected a marker at offset \(i)") }
@@ -69,6 +72,8 @@ public struct ImageHeader: Equatable, Sendable {
                 guard length >= 8 + 3 * components else { throw .malformed("short frame header") }
                 guard size == nil else { throw .malformed("more than one frame header") }
                 size = (width, height)
+            case 0xE1 where orientation == nil && length >= 8 && Array(b[(i + 2)..<(i + 8)]) == Array("Exif\0\0".utf8):
+                orientation = ImageOrientation(exifTIFF: UnsafeRawBufferPointer(rebasing: b[(i + 8)..<(i + length)]))
             case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
                 throw .unsupportedVariant("lossless, hierarchical or arithmetic-coded JPEG")
             case 0xDA:
@@ -80,7 +85,7 @@ public struct ImageHeader: Equatable, Sendable {
                 var scans = 1
                 while j + 1 < b.count {
                     if b[j] == 0xFF {
-                        if b[j + 1] == 0xD9 { return size }
+                        if b[j + 1] == 0xD9 { return (size.0, size.1, orientation ?? .up) }
                         if b[j + 1] == 0xDA {
                             scans += 1
                             guard scans <= maxScans else { throw .unsupportedVariant("more than \(maxScans) scans") }
@@ -96,9 +101,10 @@ public struct ImageHeader: Equatable, Sendable {
         }
     }
 
-    private static func parsePNG(_ b: UnsafeRawBufferPointer) throws(ImageError) -> (Int, Int) {
+    private static func parsePNG(_ b: UnsafeRawBufferPointer) throws(ImageError) -> (Int, Int, ImageOrientation) {
         var i = 8
         var size: (Int, Int)?
+        var orientation: ImageOrientation?
         var sawData = false
         while true {
             guard i + 8 <= b.count else { throw .truncated }
@@ -121,11 +127,13 @@ public struct ImageHeader: Equatable, Sendable {
                 guard valid[colour]?.contains(depth) == true else { throw .malformed("colour type \(colour) depth \(depth)") }
                 guard b[data + 10] == 0, b[data + 11] == 0, b[data + 12] <= 1 else { throw .malformed("IHDR methods") }
                 size = (width, height)
+            } else if type == Array("eXIf".utf8), orientation == nil {
+                orientation = ImageOrientation(exifTIFF: UnsafeRawBufferPointer(rebasing: b[data..<(data + length)]))
             } else if type == Array("IDAT".utf8) {
                 sawData = true
             } else if type == Array("IEND".utf8) {
                 guard sawData, let size else { throw .malformed("no image data") }
-                return size
+                return (size.0, size.1, orientation ?? .up)
             }
             i += 12 + length
         }
