@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "VigilFaceTests", dependencies: ["VigilFace", "VigilCore", "VigilTestSupport"]),
         .testTarget(name: "VigilLivenessTests", dependencies: ["VigilLiveness", "VigilCore"]),
         .testTarget(name: "VigilDocumentTests", dependencies: ["VigilDocument", "VigilSynth"]),
-        .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilCore"]),
+        .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilLiveness", "VigilFace", "VigilDocument", "VigilCore"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "VigilCore", "VigilDocument", "VigilFace", "VigilHTTP", "VigilServer", "VigilStore", "VigilSynth",
                                                         "VigilTestSupport", "VigilVerifier"]),
     ],

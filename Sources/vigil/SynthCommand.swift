@@ -9,7 +9,7 @@ import VigilSynth
 enum SynthCommand {
     static let usage = """
     usage: vigil synth session --photo FILE [--other FILE] [--species live] [--risk medium] [--seed N] --out DIR
-           vigil synth documents [--photos DIR] [--count 30] [--seed N] [--out DIR]
+           vigil synth documents [--photos DIR] [--count 30] [--seed N] [--out DIR] | --real DIR [--truth eval/documents-real.json]
            vigil synth real --clips DIR --annotations FILE [--rates 5,10,15] [--repeats 2] [--workers 2] [--seed N] [--keep-failures DIR]
            vigil synth eval [--photos DIR] [--levels free,low,medium,high] [--species A,B] [--matrix | --light-sweep] [--per-species 50] [--live 200] [--workers 2] [--seed N] [--keep-failures DIR]
     species: \(Species.allCases.map(\.rawValue).joined(separator: ", "))
@@ -27,9 +27,32 @@ enum SynthCommand {
         }
     }
 
+    /// Real images of documents, each read as the server reads it and compared with the zone a
+    /// person read on it (`eval/documents-real.json`).
+    static func realDocuments(_ folder: String, truth: String) throws -> Int32 {
+        let annotations: RealDocumentEvaluation.Annotations
+        do {
+            annotations = try JSONDecoder().decode(RealDocumentEvaluation.Annotations.self, from: Data(contentsOf: URL(fileURLWithPath: truth)))
+        } catch {
+            throw CLIError(code: "bad_annotations", message: "\(truth): \(error)")
+        }
+        let reader: DocumentReader
+        do { reader = try DocumentReader() } catch { throw CLIError(code: "font_unavailable", message: error.description) }
+        let evaluation: RealDocumentEvaluation
+        do {
+            evaluation = try RealDocumentEvaluation.run(directory: URL(fileURLWithPath: folder), annotations: annotations, reader: reader, today: MRZDate.today)
+        } catch {
+            throw CLIError(code: "bad_folder", message: "\(folder): \(error.localizedDescription)")
+        }
+        print("real documents: \(annotations.images.count) images in \(folder), as read by eye in \(truth)")
+        print(evaluation.table(), terminator: "")
+        return 0
+    }
+
     /// The document evaluation: generated pages of the three formats under each condition.
     static func documents(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["photos", "count", "seed", "out"])
+        let args = try Arguments(arguments, valued: ["photos", "count", "seed", "out", "real", "truth"])
+        if let folder = args.value("real") { return try realDocuments(folder, truth: args.value("truth") ?? "eval/documents-real.json") }
         let count = Int(try args.double("count", default: 30, range: 3...10_000))
         // --out: every photo read, as a JPEG (quality 95), and manifest.jsonl naming its condition and zone.
         var manifest: FileHandle?

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilDocument
+@testable import VigilSynth
+
+/// The real specimen documents (`../shared/documents-real/`) against the zones read on them by
+/// eye (`eval/documents-real.json`).
+@Suite struct RealDocumentEvaluationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let annotations = Result {
+        try JSONDecoder().decode(RealDocumentEvaluation.Annotations.self, from: Data(contentsOf: root.appendingPathComponent("eval/documents-real.json")))
+    }
+    /// The development set: `VIGIL_DOCUMENTS_REAL`, or `../shared/documents-real` beside the
+    /// repository, where the project keeps it.
+    static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_DOCUMENTS_REAL"]
+        ?? root.deletingLastPathComponent().appendingPathComponent("shared/documents-real").path)
+    /// Images the reader reads today, every character as printed; grows as the reader does.
+    static let claimed = ["100_pass2-uto.jpg"]
+
+    /// The annotators computed the check digits themselves; Vigil's parser agrees with them on
+    /// every passport and card (visas are not parsed yet).
+    @Test func everyAnnotatedZoneParsesAsItsCheckDigitsSay() throws {
+        let today = MRZDate(year: 2026, month: 12, day: 6)
+        for truth in try Self.annotations.get().images where !truth.format.hasPrefix("MRV") {
+            let mrz = try? MRZ(lines: truth.lines, today: today)
+            let holds = mrz.map { $0.checks.checkDigits && $0.checks.dates } ?? false
+            #expect(holds == truth.checkDigitsHold, "\(truth.file)")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: folder.path), "the development set is not at \(folder.path)"))
+    func theDevelopmentSetGivesNoWrongValidReadingAndReadsEveryClaimedImage() throws {
+        let evaluation = try RealDocumentEvaluation.run(directory: Self.folder, annotations: Self.annotations.get(), reader: DocumentReader(),
+                                                        today: MRZDate(year: 2026, month: 12, day: 6))
+        #expect(evaluation.outcomes.count == 38)
+        #expect(evaluation.outcomes.filter { $0.kind == .wrongButValid }.map(\.file) == [])
+        for file in Self.claimed { #expect(evaluation.outcomes.first { $0.file == file }?.kind == .right, "\(file)") }
+    }
+}
