@@ -97,13 +97,24 @@ public struct DocumentReader: Sendable {
         let tilt = Deskew.angle(of: flat)
         let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         let frames = MRZLocator.frames(in: upright)
-        let zones = frames.map { MRZLocator.crop(upright, $0) }
-        guard let zone = zones.first else { return .unreadable(ZoneDiagnosis.guidance(withoutZone: upright), reason: Self.noZone, zone: nil) }
-        guard zones.count == 1 else {
+        guard !frames.isEmpty else { return .unreadable(ZoneDiagnosis.guidance(withoutZone: upright), reason: Self.noZone, zone: nil) }
+        // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
+        // candidate is read, bottom first, and only two that read are two documents.
+        let turn = abs(tilt) >= 0.3 ? -tilt : 0
+        let readings = frames.prefix(Self.mostCandidates).map { read(MRZLocator.crop(upright, $0), frame: $0, turnedBack: turn, image: image, today: today) }
+        let parsed = readings.filter { if case .read = $0 { true } else { false } }
+        guard parsed.count <= 1 else {
             return .unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil)
         }
+        return parsed.first ?? readings[0]
+    }
+
+    /// The most candidate zones read on one photo: each costs a reading.
+    static let mostCandidates = 4
+
+    /// What the candidate `zone`, found at `frame` on the upright page, reads.
+    private func read(_ zone: PageImage, frame: Rect, turnedBack turn: Double, image: PageImage, today: MRZDate) -> Reading {
         // Where the zone lies on the photo: the frame found on the upright page, turned back.
-        let frame = frames[0], turn = abs(tilt) >= 0.3 ? -tilt : 0
         let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
             .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
         // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,

@@ -2,7 +2,8 @@ import Testing
 import VigilCore
 @testable import VigilDocument
 
-/// The reader works on at most `DocumentReader.workingPixels`, whatever the photo's size.
+/// The reader works on at most `DocumentReader.workingPixels`, whatever the photo's size, and
+/// tells one document from two by what reads.
 @Suite struct DocumentReaderTests {
     static let reader = try! DocumentReader()
     static let today = MRZDate(year: 2026, month: 12, day: 6)
@@ -28,5 +29,20 @@ import VigilCore
         for (near, far) in zip(zone, enlargedZone) {
             #expect(abs(far.x - 2 * near.x) < 8 && abs(far.y - 2 * near.y) < 8, "\(near) \(far)")
         }
+    }
+
+    /// Printed lines as long and even as a zone's (a visa's or a card's fields) above the zone
+    /// are not a second document: only what reads as a zone counts.
+    @Test func linesOfOtherTextThatLookLikeAZoneAreNotASecondDocument() throws {
+        var page = try MRZLocatorTests.page(MRZTests.td3)
+        let decoy = MRZRenderer(font: try OCRBFont(pixelHeight: 36)).render(["UTOPIAN REPUBLIC MINISTRY OF FOREIGN AFFAIRS",
+                                                                            "PASSPORT ISSUED AT ZENITH ON 15 APRIL 2012 X"], margin: 0)
+        page.overprint(decoy, x: (page.width - decoy.width) / 2, y: 620)
+        #expect(MRZLocator.frames(in: page).count == 2)
+        guard case .read(let mrz, _, _, _) = Self.reader.read(page, today: Self.today) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(mrz.lines == MRZTests.td3)
     }
 }

@@ -16,7 +16,7 @@ import VigilDocument
     static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_DOCUMENTS_REAL"]
         ?? root.deletingLastPathComponent().appendingPathComponent("shared/documents-real").path)
     /// Images the reader reads today, every character as printed; grows as the reader does.
-    static let claimed = ["100_pass2-uto.jpg"]
+    static let claimed = ["100_pass2-uto.jpg", "passport-td2.jpg", "passport-td2.png"]
 
     /// The annotators computed the check digits themselves; Vigil's parser agrees with them on
     /// every passport and card (visas are not parsed yet).
