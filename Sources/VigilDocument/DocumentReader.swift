@@ -120,6 +120,12 @@ public struct DocumentReader: Sendable {
         // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,
         // characters were read as others in ways the check digits missed (`ZoneDiagnosis`).
         let lines = ZoneDiagnosis.Lines(zone)
+        // Capitals smaller than the character matcher reads are not read, and no blur is judged
+        // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
+        // blurred it told people with a sharp photo to refocus.
+        if lines.height > 0, lines.height < ZoneDiagnosis.minimumCharacterHeight {
+            return .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
+        }
         if let smeared = ZoneDiagnosis.tooSmeared(zone, lines) {
             return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
         }

@@ -45,4 +45,17 @@ import VigilCore
         }
         #expect(mrz.lines == MRZTests.td3)
     }
+
+    /// A sharp zone whose capitals are smaller than the matcher reads (a low-resolution scan) is
+    /// too far, not blurred: its edges of a pixel or two are as sharp as such print gets.
+    @Test func aSharpZoneOfTinyCapitalsIsTooFarNotBlurred() throws {
+        let zone = MRZRenderer(font: try OCRBFont(pixelHeight: 12)).render(MRZTests.td3, margin: 0)
+        var page = PageImage(width: zone.width * 10 / 8, height: zone.height * 3, value: 235)
+        page.overprint(zone, x: zone.width / 8, y: zone.height)
+        guard case .unreadable(let guidance, _, let found) = Self.reader.read(page, today: Self.today) else {
+            Issue.record("read")
+            return
+        }
+        #expect(guidance == .tooFar && found != nil)
+    }
 }
