@@ -4,15 +4,22 @@ public enum DocumentType: String, Codable, CaseIterable, Sendable {
     case passport
     /// An identity card: TD1, three lines of 30.
     case idCard
-    /// A TD2 card or visa: two lines of 36.
+    /// A TD2 card: two lines of 36.
     case td2
+    /// A visa, MRV-A (two lines of 44) or MRV-B (two of 36), told by its code `V`. Not an
+    /// identity document by itself: accepted only where a policy names it.
+    case visa
 
-    /// The format as a result names it (`TD1`, `TD2`, `TD3`).
-    public var format: String {
+    /// The identity documents, accepted when a policy names no types.
+    public static let identityDocuments: [DocumentType] = [.passport, .idCard, .td2]
+
+    /// The formats as a result names them (`TD1`, `TD2`, `TD3`, `MRVA`, `MRVB`).
+    public var formats: Set<String> {
         switch self {
-        case .passport: "TD3"
-        case .idCard: "TD1"
-        case .td2: "TD2"
+        case .passport: ["TD3"]
+        case .idCard: ["TD1"]
+        case .td2: ["TD2"]
+        case .visa: ["MRVA", "MRVB"]
         }
     }
 }
@@ -28,8 +35,8 @@ public struct DocumentPolicy: Codable, Hashable, Sendable {
     /// Whether the live face must match the document's portrait (a portrait must be found).
     public var matchFace: Bool
 
-    /// A document step; by default required, any format, with the face compared.
-    public init(required: Bool = true, types: [DocumentType] = DocumentType.allCases, matchFace: Bool = true) {
+    /// A document step; by default required, any identity document, with the face compared.
+    public init(required: Bool = true, types: [DocumentType] = DocumentType.identityDocuments, matchFace: Bool = true) {
         self.required = required
         self.types = types
         self.matchFace = matchFace
@@ -41,16 +48,16 @@ public struct DocumentPolicy: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(required: try c.decodeIfPresent(Bool.self, forKey: .required) ?? true,
-                  types: try c.decodeIfPresent([DocumentType].self, forKey: .types) ?? DocumentType.allCases,
+                  types: try c.decodeIfPresent([DocumentType].self, forKey: .types) ?? DocumentType.identityDocuments,
                   matchFace: try c.decodeIfPresent(Bool.self, forKey: .matchFace) ?? true)
     }
 
-    /// Whether a document read as `format` (`TD1`, `TD2`, `TD3`) is accepted.
-    public func accepts(format: String) -> Bool { types.contains { $0.format == format } }
+    /// Whether a document read as `format` (`TD1`, `TD2`, `TD3`, `MRVA`, `MRVB`) is accepted.
+    public func accepts(format: String) -> Bool { types.contains { $0.formats.contains(format) } }
 
     /// The step itself when its fields are consistent; otherwise the first problem.
     public func validated() throws(PolicyError) -> DocumentPolicy {
-        guard !types.isEmpty else { throw PolicyError(field: "document.types", reason: "must name at least one of passport, idCard, td2") }
+        guard !types.isEmpty else { throw PolicyError(field: "document.types", reason: "must name at least one of passport, idCard, td2, visa") }
         guard Set(types).count == types.count else { throw PolicyError(field: "document.types", reason: "lists a type twice") }
         return self
     }

@@ -23,6 +23,9 @@ public struct DocumentPage: Sendable, Equatable {
             case .td1: (width, height, bottomMargin) = (85.6, 54.0, 3.5)
             case .td2: (width, height, bottomMargin) = (105.0, 74.0, 4.5)
             case .td3: (width, height, bottomMargin) = (125.0, 88.0, 5.0)
+            // ICAO 9303 part 7: a visa sticker, its zone placed as a passport's or a card's.
+            case .mrva: (width, height, bottomMargin) = (120.0, 80.0, 5.0)
+            case .mrvb: (width, height, bottomMargin) = (105.0, 74.0, 4.5)
             }
             lineLength = format.lineLength
         }

@@ -58,4 +58,19 @@ import VigilCore
         }
         #expect(guidance == .tooFar && found != nil)
     }
+
+    /// A visa's second line ends in optional data, letters included, where a passport's has
+    /// two check digits: read as a passport's, its letters were matched against digits only.
+    @Test func aVisaPageReadsItsSecondLineAsAVisas() throws {
+        let fields = MRZComposer.Fields(documentCode: "V", issuingState: "UTO", documentNumber: "L898902C3", surname: "ERIKSSON",
+                                        givenNames: "ANNA MARIA", nationality: "UTO", dateOfBirth: MRZDate(year: 1974, month: 8, day: 12),
+                                        expiryDate: MRZDate(year: 2030, month: 4, day: 15), sex: "F", optionalData: "ZENITH TOURISTAB")
+        let lines = MRZComposer.lines(.mrva, fields)
+        #expect(lines[1].hasSuffix("AB"))
+        guard case .read(let mrz, _, _, _) = Self.reader.read(try MRZLocatorTests.page(lines), today: Self.today) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(mrz.format == .mrva && mrz.lines == lines && mrz.checks.all)
+    }
 }

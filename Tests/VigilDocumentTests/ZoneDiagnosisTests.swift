@@ -15,7 +15,7 @@ import VigilSynth
         let condition = try #require(DocumentEvaluation.conditions.first { $0.name == name })
         let portrait = try Image(rgb: [UInt8](repeating: 128, count: 300 * 400 * 3), width: 300, height: 400)
         var random = SynthRandom(seed: 7)
-        return try MRZFormat.allCases.map { format in
+        return try [MRZFormat.td1, .td2, .td3].map { format in
             let document = SpecimenDocument(format: format, fields: DocumentEvaluation.person(&random, today: today))
             let width = Int((condition.megapixels * condition.pageShare * condition.pageShare * 1_000_000 / 0.7).squareRoot())
             let photo = try DocumentEvaluation.disturb(try document.render(width: width, portrait: portrait), condition,

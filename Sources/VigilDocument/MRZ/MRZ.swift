@@ -50,6 +50,7 @@ public struct MRZ: Sendable, Equatable {
         case .td3: self.init(td3: rows, today: today)
         case .td2: self.init(td2: rows, today: today)
         case .td1: self.init(td1: rows, today: today)
+        case .mrva, .mrvb: self.init(visa: rows, format: format, today: today)
         }
     }
 
@@ -73,6 +74,14 @@ public struct MRZ: Sendable, Equatable {
                   composite: (Array(l2[0..<10] + l2[13..<20] + l2[21..<35]), l2[35]), today: today)
     }
 
+    /// ICAO 9303 part 7: the visa's number, not the passport's, and no composite check digit.
+    private init(visa r: [[UInt8]], format: MRZFormat, today: MRZDate) {
+        let l1 = r[0], l2 = r[1], length = format.lineLength
+        self.init(format: format, lines: r, code: l1[0..<2], state: l1[2..<5], name: l1[5..<length],
+                  number: (l2[0..<9], l2[9]), nationality: l2[10..<13], birth: (l2[13..<19], l2[19]), sex: l2[20],
+                  expiry: (l2[21..<27], l2[27]), optional: [l2[28..<length]], optionalHolds: true, composite: nil, today: today)
+    }
+
     private init(td1 r: [[UInt8]], today: MRZDate) {
         let l1 = r[0], l2 = r[1], l3 = r[2]
         self.init(format: .td1, lines: r, code: l1[0..<2], state: l1[2..<5], name: l3[0..<30],
@@ -84,13 +93,13 @@ public struct MRZ: Sendable, Equatable {
     private init(format: MRZFormat, lines r: [[UInt8]], code: ArraySlice<UInt8>, state: ArraySlice<UInt8>, name: ArraySlice<UInt8>,
                  number: (ArraySlice<UInt8>, UInt8), nationality: ArraySlice<UInt8>, birth: (ArraySlice<UInt8>, UInt8), sex: UInt8,
                  expiry: (ArraySlice<UInt8>, UInt8), optional: [ArraySlice<UInt8>], optionalHolds: Bool,
-                 composite: ([UInt8], UInt8), today: MRZDate) {
+                 composite: ([UInt8], UInt8)?, today: MRZDate) {
         let filler = UInt8(ascii: "<")
         var optional = optional
         // A document number over 9 characters (TD1, TD2): a filler in its check digit's place,
         // the rest at the start of the first optional field, then its check digit and a filler.
         var numberBytes = Array(number.0), numberDigit = number.1
-        if format != .td3, numberDigit == filler, let end = optional[0].firstIndex(of: filler), end > optional[0].startIndex {
+        if format == .td1 || format == .td2, numberDigit == filler, let end = optional[0].firstIndex(of: filler), end > optional[0].startIndex {
             let extension_ = optional[0][optional[0].startIndex..<end]
             numberBytes += extension_.dropLast()
             numberDigit = extension_.last ?? filler
@@ -119,7 +128,7 @@ public struct MRZ: Sendable, Equatable {
             && name.allSatisfy { letters($0) || $0 == filler }
         checks = Checks(documentNumber: Self.holds(numberBytes[...], numberDigit), dateOfBirth: Self.holds(birth.0, birth.1),
                         expiryDate: Self.holds(expiry.0, expiry.1), optionalData: optionalHolds,
-                        composite: Self.holds(composite.0[...], composite.1), dates: birthDate != nil && expiryDate != nil, fields: fields)
+                        composite: composite.map { Self.holds($0.0[...], $0.1) } ?? true, dates: birthDate != nil && expiryDate != nil, fields: fields)
     }
 
     /// The first letter of a document code (ICAO 9303 parts 4 to 7): A, C or I for official

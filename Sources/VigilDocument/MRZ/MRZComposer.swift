@@ -47,6 +47,9 @@ public enum MRZComposer {
             let optional = field(f.optionalData, 15), second = String(repeating: "<", count: 11)
             let composite = digit(numberPart + optional + birthPart + expiryPart + second)
             return [code + state + numberPart + optional, birthPart + sex + expiryPart + nationality + second + composite, name(f, 30)]
+        case .mrva, .mrvb:
+            let length = format.lineLength
+            return [code + state + name(f, length - 5), numberPart + nationality + birthPart + sex + expiryPart + field(f.optionalData, length - 28)]
         }
     }
 

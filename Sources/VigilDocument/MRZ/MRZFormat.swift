@@ -1,7 +1,8 @@
-/// The machine-readable zone's layouts (ICAO 9303 parts 4 to 6): TD3 on passport booklets
-/// (2 lines of 44), TD2 (2 of 36) and TD1 on ID cards (3 of 30).
+/// The machine-readable zone's layouts (ICAO 9303 parts 4 to 7): TD3 on passport booklets
+/// (2 lines of 44), TD2 (2 of 36) and TD1 on ID cards (3 of 30), and the visas MRV-A (2 of 44)
+/// and MRV-B (2 of 36), which have the shape of TD3 and TD2 and are told by their code `V`.
 public enum MRZFormat: String, Sendable, Codable, CaseIterable {
-    case td1, td2, td3
+    case td1, td2, td3, mrva, mrvb
 
     /// Lines in the zone.
     public var lineCount: Int { self == .td1 ? 3 : 2 }
@@ -10,7 +11,8 @@ public enum MRZFormat: String, Sendable, Codable, CaseIterable {
         switch self {
         case .td1: 30
         case .td2: 36
-        case .td3: 44
+        case .td3, .mrva: 44
+        case .mrvb: 36
         }
     }
 
@@ -35,20 +37,37 @@ public enum MRZFormat: String, Sendable, Codable, CaseIterable {
         case (_, 0): return run(.letter, lineLength)
         case (.td2, _): return run(.any, 9) + run(.digit, 1) + run(.letter, 3) + run(.digit, 7) + run(.letter, 1) + run(.digit, 7) + run(.any, 7) + run(.digit, 1)
         case (.td3, _): return run(.any, 9) + run(.digit, 1) + run(.letter, 3) + run(.digit, 7) + run(.letter, 1) + run(.digit, 7) + run(.any, 14) + run(.digit, 2)
+        // A visa's second line: no composite check digit; optional data to the end.
+        case (.mrva, _), (.mrvb, _): return run(.any, 9) + run(.digit, 1) + run(.letter, 3) + run(.digit, 7) + run(.letter, 1) + run(.digit, 7)
+                                        + run(.any, lineLength - 28)
         }
     }
 
-    /// The format of `lineCount` lines of `lineLength` characters, nil for no format.
+    /// The visa of this shape (MRV-A for TD3, MRV-B for TD2), nil for a card's.
+    public var visa: MRZFormat? {
+        switch self {
+        case .td3, .mrva: .mrva
+        case .td2, .mrvb: .mrvb
+        case .td1: nil
+        }
+    }
+
+    /// Whether this is a visa's zone.
+    public var isVisa: Bool { self == .mrva || self == .mrvb }
+
+    /// The document format (not a visa's) of `lineCount` lines of `lineLength` characters, nil
+    /// for no format.
     public init?(lineCount: Int, lineLength: Int) {
         guard let format = Self.allCases.first(where: { $0.lineCount == lineCount && $0.lineLength == lineLength }) else { return nil }
         self = format
     }
 
-    /// The format whose shape `lines` have (nil for any other shape).
+    /// The format whose shape `lines` have, a visa's when its code starts with `V` (nil for any
+    /// other shape).
     init?(lines: [String]) {
         guard let format = Self.allCases.first(where: { f in lines.count == f.lineCount && lines.allSatisfy { $0.utf8.count == f.lineLength } }) else {
             return nil
         }
-        self = format
+        self = lines[0].first == "V" ? format.visa ?? format : format
     }
 }

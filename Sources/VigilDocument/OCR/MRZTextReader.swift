@@ -100,17 +100,22 @@ public struct MRZTextReader: Sendable {
         // Each position is matched against the characters its field may hold (ICAO 9303): a
         // date's `0` is never taken for `O`, nor a name's `O` for `0`. The check digits still
         // verify every digit they cover.
-        let format = MRZFormat(lineCount: bands.count, lineLength: length)!
+        var format = MRZFormat(lineCount: bands.count, lineLength: length)!
         let faint = Self.faintLevel(image, threshold: threshold, bands: bands)
         // A band's top or bottom row of ink may fall below the threshold (a line of mostly
         // fillers has few pixels in its capitals' top row): the band, a row taller at either
         // end, that the characters match best is the line.
-        return bands.enumerated().map { index, band in
+        var lines: [Line] = []
+        for (index, band) in bands.enumerated() {
             let variants = [band, (band.lowerBound - 1)..<band.upperBound, band.lowerBound..<(band.upperBound + 1),
                             (band.lowerBound - 1)..<(band.upperBound + 1)].filter { $0.lowerBound >= 0 && $0.upperBound <= image.height }
-            return variants.map { read(line: $0, kinds: format.kinds(line: index), image: image, ink: ink, faint: faint) }
+            let line = variants.map { read(line: $0, kinds: format.kinds(line: index), image: image, ink: ink, faint: faint) }
                 .max { Self.meanScore([$0]) < Self.meanScore([$1]) }!
+            // A visa (code `V`) lays out its second line as its own format does.
+            if index == 0, line.text.first == "V", let visa = format.visa { format = visa }
+            lines.append(line)
         }
+        return lines
     }
 
     /// The line read over `rows`.

@@ -98,7 +98,7 @@ public enum DocumentEvaluation {
                            progress: (Row) -> Void = { _ in }) throws -> [Row] {
         var random = SynthRandom(seed: seed)
         let documents = (0..<count).map { i in
-            SpecimenDocument(format: MRZFormat.allCases[i % 3], fields: person(&random, today: today))
+            SpecimenDocument(format: [MRZFormat.td1, .td2, .td3][i % 3], fields: person(&random, today: today))
         }
         var rows: [Row] = []
         for condition in conditions {
@@ -159,7 +159,7 @@ public enum DocumentEvaluation {
     /// 2 MP, read with `reader` and measured by `DocumentSigns`.
     public static func signs(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate) throws -> [SignsRow] {
         var random = SynthRandom(seed: seed)
-        let documents = (0..<count).map { i in SpecimenDocument(format: MRZFormat.allCases[i % 3], fields: person(&random, today: today)) }
+        let documents = (0..<count).map { i in SpecimenDocument(format: [MRZFormat.td1, .td2, .td3][i % 3], fields: person(&random, today: today)) }
         return try DocumentPresentation.allCases.map { presentation in
             var exact = 0, screen = 0, photocopy = 0, patterns: [Double] = [], colours: [Double] = []
             for (i, document) in documents.enumerated() {

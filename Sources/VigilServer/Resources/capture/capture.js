@@ -8,10 +8,11 @@
   const MOTIONS = ["blink", "mouthOpen", "turnLeft", "turnRight", "nod", "shake"];
   const FEEDBACK = ["faceNotFound", "multipleFaces", "faceTooFar", "faceTooClose", "faceNotCentered", "tooDark", "tooBright", "blurry",
     "holdStill", "motionIssue", "challengeTimeout", "lightingIssue", "deviceIssue", "identityChanged", "faceMismatch", "documentIssue", "unknown"];
-  const DOCUMENT_TYPES = ["passport", "idCard", "td2"];
+  const DOCUMENT_TYPES = ["passport", "idCard", "td2", "visa"];
+  const IDENTITY_DOCUMENTS = ["passport", "idCard", "td2"];
   const DOCUMENT_GUIDANCE = ["noDocument", "oneDocument", "tooFar", "glare", "blurry", "holdStill", "notFlat", "unreadable", "typeNotAccepted", "expired", "noPortrait"];
   // The frame's proportions: a passport's data page, an ID-1 card, a TD2 card.
-  const DOCUMENT_ASPECT = { passport: 125 / 88, idCard: 85.6 / 54, td2: 105 / 74 };
+  const DOCUMENT_ASPECT = { passport: 125 / 88, idCard: 85.6 / 54, td2: 105 / 74, visa: 120 / 80 };
   const DOCUMENT_PHOTO_INTERVAL_MS = 1000;  // one photo read at a time, about one a second
   const DOCUMENT_MAX_PIXELS = 2100000;      // about 2 MP: enough for the zone's characters, quick to send
   const UPLOAD_INTERVAL_MS = 100;  // at most 10 uploads a second, never more than the camera delivers
@@ -433,7 +434,7 @@
   function documentStep(value) {
     if (!value || typeof value !== "object" || value.captured === true) return null;
     const types = Array.isArray(value.types) ? value.types.filter((x) => DOCUMENT_TYPES.includes(x)) : [];
-    return { captured: false, required: value.required !== false, matchFace: value.matchFace !== false, types: types.length ? types : DOCUMENT_TYPES };
+    return { captured: false, required: value.required !== false, matchFace: value.matchFace !== false, types: types.length ? types : IDENTITY_DOCUMENTS };
   }
 
   // --- frames ----------------------------------------------------------------------------------
