@@ -195,15 +195,21 @@ struct Session {
     /// opening during another prompt still is.
     @Test(arguments: [(Motion.mouthOpen, 0.16, true), (.mouthOpen, 0.1, false), (.turnLeft, 0.2, true), (.turnLeft, 0.3, false)])
     func aModerateOpeningAnswersItsPromptAndSpeechFailsNoOther(asked: Motion, opening: Double, passes: Bool) {
-        var session = Session([asked])
-        session.waitForPrompt(person)
         var open = person
         open.mouth = person.mouth + opening
-        session.feed(open, frames: 4)
+        #expect(self.passes(asked, after: open, frames: 4, thenPerforming: asked != .mouthOpen) == passes)
+    }
+
+    /// Whether `asked` passes when, after its prompt, `held` shows for `frames` frames, the
+    /// person rests, and then (when `thenPerforming`) performs `asked`.
+    func passes(_ asked: Motion, after held: Subject, frames: Int, thenPerforming: Bool = true) -> Bool {
+        var session = Session([asked])
+        session.waitForPrompt(person)
+        session.feed(held, frames: frames)
         session.feed(person, frames: 3)
-        if asked != .mouthOpen { session.perform(asked, by: person) }
+        if thenPerforming { session.perform(asked, by: person) }
         session.feed(person, frames: 3)
-        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+        return session.tracker.passed
     }
 
     /// People often stop short of where they started: a head that turned 30 degrees and came
@@ -404,15 +410,9 @@ struct Session {
     /// A turn the wrong way counts from a turn's own threshold, not 1.25 times it.
     @Test(arguments: [(Motion.turnLeft, -10.5, false), (.turnRight, 10.5, false), (.turnLeft, -8.0, true), (.turnRight, 8.0, true)])
     func aTurnTheWrongWayFailsATurn(asked: Motion, wrongWay: Double, passes: Bool) {
-        var session = Session([asked])
-        session.waitForPrompt(person)
         var turned = person
         turned.yaw = person.yaw + wrongWay
-        session.feed(turned, frames: 3)
-        session.feed(person, frames: 3)
-        session.perform(asked, by: person)
-        session.feed(person, frames: 3)
-        #expect(session.tracker.passed == passes, "\(session.tracker.challenges)")
+        #expect(self.passes(asked, after: turned, frames: 3) == passes)
     }
 
     @Test func aMotionWhileWaitingForThePromptFails() {
