@@ -117,8 +117,6 @@ public struct DocumentReader: Sendable {
         // Where the zone lies on the photo: the frame found on the upright page, turned back.
         let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
             .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
-        // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,
-        // characters were read as others in ways the check digits missed (`ZoneDiagnosis`).
         let lines = ZoneDiagnosis.Lines(zone)
         // Capitals smaller than the character matcher reads are not read, and no blur is judged
         // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
@@ -126,6 +124,8 @@ public struct DocumentReader: Sendable {
         if lines.height > 0, lines.height < ZoneDiagnosis.minimumCharacterHeight {
             return .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
         }
+        // A zone blurred beyond 0.12 of its characters' height is not read: out of focus,
+        // characters were read as others in ways the check digits missed (`ZoneDiagnosis`).
         if let smeared = ZoneDiagnosis.tooSmeared(zone, lines) {
             return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
         }
