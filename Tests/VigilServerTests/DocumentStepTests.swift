@@ -189,7 +189,7 @@ import VigilSynth
         #expect(empty.errorCode == "invalid_policy" && String(decoding: empty.body, as: UTF8.self).contains("document.types"))
         let twice = t.json("POST", "/v1/sessions", Self.policy(["types": ["passport", "passport"]]))
         #expect(twice.errorCode == "invalid_policy" && String(decoding: twice.body, as: UTF8.self).contains("document.types"))
-        let unknown = t.json("POST", "/v1/sessions", Self.policy(["types": ["visa"]]))
+        let unknown = t.json("POST", "/v1/sessions", Self.policy(["types": ["drivingLicence"]]))
         #expect(unknown.errorCode == "invalid_field" && String(decoding: unknown.body, as: UTF8.self).contains("policy.document.types"))
         let wrongType = t.json("POST", "/v1/sessions", Self.policy(["matchFace": "yes"]))
         #expect(wrongType.errorCode == "invalid_field" && String(decoding: wrongType.body, as: UTF8.self).contains("policy.document.matchFace"))
