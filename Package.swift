@@ -45,8 +45,9 @@ let package = Package(
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
         // Identity documents: the machine-readable zone (ICAO 9303), beside VigilFace.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         // Its character matching loops are far too slow unoptimised, as VigilSynth's are.
-        .target(name: "VigilDocument", dependencies: ["VigilCore", "VigilFace", "CFreeType"],
+        .target(name: "VigilDocument", dependencies: ["VigilCore", "VigilFace", "CFreeType", "CTesseract"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Rendering loops are far too slow unoptimised; VigilSynth is test and tooling code, never a
         // dependency of the server or SDK products.
