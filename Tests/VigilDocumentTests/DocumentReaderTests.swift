@@ -73,4 +73,17 @@ import VigilCore
         }
         #expect(mrz.format == .mrva && mrz.lines == lines && mrz.checks.all)
     }
+
+    /// Print too small for the templates alone (capitals of 14 pixels) reads through Tesseract
+    /// (`MRZLineRecognizer`) when both agree on every letter and the check digits hold.
+    @Test func smallPrintReadsThroughTheRecogniser() throws {
+        let zone = MRZRenderer(font: try OCRBFont(pixelHeight: 14)).render(MRZTests.td3, margin: 0)
+        var page = PageImage(width: zone.width * 10 / 8, height: zone.height * 3, value: 235)
+        page.overprint(zone, x: zone.width / 8, y: zone.height)
+        guard case .read(let mrz, _, _, _) = Self.reader.read(page, today: Self.today) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(mrz.lines == MRZTests.td3)
+    }
 }

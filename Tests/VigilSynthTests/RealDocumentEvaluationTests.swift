@@ -16,7 +16,8 @@ import VigilDocument
     static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_DOCUMENTS_REAL"]
         ?? root.deletingLastPathComponent().appendingPathComponent("shared/documents-real").path)
     /// Images the reader reads today, every character as printed; grows as the reader does.
-    static let claimed = ["100_pass2-uto.jpg", "passport-td2.jpg", "passport-td2.png"]
+    static let claimed = ["100_pass-cze.jpg", "100_pass-cze2.jpg", "100_pass-fin.png", "100_pass-hrv.jpg", "100_pass-polx.jpg", "100_pass2-uto.jpg",
+                          "100_visa-polx.jpg", "62_pass-pol.png", "passport-td2.jpg", "passport-td2.png"]
 
     /// The annotators computed the check digits themselves; Vigil's parser agrees with them on
     /// every passport, card and visa.
