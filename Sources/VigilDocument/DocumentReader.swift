@@ -125,7 +125,7 @@ public struct DocumentReader: Sendable {
         // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
         // blurred it told people with a sharp photo to refocus.
         if lines.height > 0, lines.height < ZoneDiagnosis.minimumCharacterHeight {
-            if let mrz = recognized(zone, lines, today: today) {
+            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), today: today) {
                 return .read(mrz, leastMargin: 0, zone: corners, page: nil)
             }
             return .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
@@ -142,9 +142,10 @@ public struct DocumentReader: Sendable {
         let text = Self.textCorners(outline, lines, zone: zone, frame: frame, turnedBack: turn, width: image.width, height: image.height)
         let straightened = outline.flatMap { ZoneRectifier.straightened(zone, $0) }
         let steep = (outline?.convergence ?? 1) >= Self.straightenedOnly
-        let candidates = (steep && straightened != nil ? [straightened] : [zone, straightened]).compactMap { $0 }.compactMap { try? reader.read($0) }
+        let asFound = steep && straightened != nil ? nil : try? reader.read(zone)
+        let candidates = [asFound, straightened.flatMap { try? reader.read($0) }].compactMap { $0 }
         let recognized = { [self] () -> Reading? in
-            self.recognized(zone, lines, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
+            self.recognized(zone, lines, templates: asFound ?? (try? reader.read(zone)), today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
         }
         let failed = { (reason: String) in recognized() ?? Reading.unreadable(ZoneDiagnosis.guidance(zone, lines, outline: outline), reason: reason, zone: corners) }
         guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
@@ -173,13 +174,19 @@ public struct DocumentReader: Sendable {
     /// the real specimens, before letters were compared with the templates', 60, 80 and 90 read
     /// the same images but one.
     static let minimumRecognizerConfidence = 80.0
+    /// The fewest fillers the templates must see in a zone before Tesseract reads it: a name
+    /// alone is followed by two, and its padding by more.
+    static let leastFillers = 4
 
     /// The zone read line by line by `recognizer`, trusted only whole: every character confident
-    /// and of its field's kind, every check digit and date holding.
-    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, today: MRZDate) -> MRZ? {
-        guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0 else { return nil }
-        // Letters no check digit covers (names, codes) must be what the templates read too.
-        guard let templates = try? reader.read(zone), templates.count == lines.bands.count else { return nil }
+    /// and of its field's kind, every letter as `templates` (the template matcher's reading of
+    /// `zone`) read it, every check digit and date holding.
+    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, templates: [MRZTextReader.Line]?, today: MRZDate) -> MRZ? {
+        // Letters no check digit covers (names, codes) must be what the templates read too. Lines
+        // of other text that looked like a zone's show few fillers even to the templates, and are
+        // not worth Tesseract's 50 ms a line.
+        guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0, let templates,
+              templates.count == lines.bands.count, templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers else { return nil }
         let pad = max(2, lines.height / 2)
         var texts: [String] = []
         for band in lines.bands {
