@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
 /// Runs the built `vigil` executable as a user would and checks exit codes and JSON.
 @Suite struct CLITests {
@@ -137,27 +138,14 @@ import Testing
 
     /// A valid PNG of one grey level with stored (uncompressed) deflate blocks, built from the spec.
     static func flatPNG(width: Int, height: Int) -> Data {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func crc(_ bytes: [UInt8]) -> UInt32 {
-            var c: UInt32 = 0xFFFF_FFFF
-            for b in bytes {
-                c ^= UInt32(b)
-                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            }
-            return ~c
-        }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be32(UInt32(data.count)) + body + be32(crc(body))
-        }
         let raw = (0..<height).flatMap { _ in [UInt8(0)] + [UInt8](repeating: 128, count: width) }
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         let length = UInt16(raw.count)
         let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-            + raw + be32(b << 16 | a)
-        let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 0, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+            + raw + ImageBytes.bigEndian32(b << 16 | a)
+        let header = ImageBytes.bigEndian32(UInt32(width)) + ImageBytes.bigEndian32(UInt32(height)) + [8, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ImageBytes.pngChunk("IHDR", header) + ImageBytes.pngChunk("IDAT", zlib) + ImageBytes.pngChunk("IEND", []))
     }
 
     /// A short pass of `scripts/fuzz` (300 inputs a parser): no hang, no 5xx, no forgery, every parser ran.

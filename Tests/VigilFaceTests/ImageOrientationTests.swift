@@ -2,42 +2,11 @@ import Foundation
 import Testing
 import VigilCore
 @testable import VigilFace
+import VigilTestSupport
 
 /// Exif orientation is applied when decoding, as every viewer applies it: a phone's portrait
 /// photo stored sideways is analysed as the person took it.
 @Suite struct ImageOrientationTests {
-    /// A TIFF block with one directory entry: Orientation = `value`.
-    static func exifTIFF(orientation value: Int, littleEndian: Bool) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
-        return (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8)
-            + u16(1) + u16(0x0112) + u16(3) + u32(1) + u16(value) + u16(0) + u32(0)
-    }
-
-    /// `jpeg` with an APP1 Exif segment right after its start-of-image marker.
-    static func jpeg(_ jpeg: [UInt8], exif tiff: [UInt8]) -> [UInt8] {
-        let payload = Array("Exif\0\0".utf8) + tiff
-        let length = payload.count + 2
-        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
-    }
-
-    /// `png` with an `eXIf` chunk right after its header chunk.
-    static func png(_ png: [UInt8], exif tiff: [UInt8]) -> [UInt8] {
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
-        }
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-        let body = Array("eXIf".utf8) + tiff
-        let chunk = be32(UInt32(tiff.count)) + body + be32(crc32(body))
-        let afterHeader = 8 + 25   // signature, then IHDR: length, type, 13 bytes, CRC
-        return Array(png.prefix(afterHeader)) + chunk + png.dropFirst(afterHeader)
-    }
-
     /// Stored 48x32, grey, with a red block at its top-left corner and a green one at its
     /// top-right: enough to tell all eight orientations apart, even through JPEG.
     static let stored: Image = {
@@ -80,20 +49,20 @@ import VigilCore
     }
 
     @Test(arguments: 1...8) func everyOrientationOfAJPEGShowsTheImageAsTaken(_ orientation: Int) throws {
-        let bytes = Self.jpeg(Self.stored.jpegData(quality: 95), exif: Self.exifTIFF(orientation: orientation, littleEndian: false))
+        let bytes = ImageBytes.jpeg(Self.stored.jpegData(quality: 95), exif: ImageBytes.exifTIFF(orientation: orientation, littleEndian: false))
         try Self.check(try Image(encoded: bytes), orientation: orientation)
     }
 
     @Test(arguments: 1...8) func everyOrientationOfAPNGShowsTheImageAsTaken(_ orientation: Int) throws {
-        let bytes = Self.png(Self.stored.pngData(), exif: Self.exifTIFF(orientation: orientation, littleEndian: true))
+        let bytes = ImageBytes.png(Self.stored.pngData(), exif: ImageBytes.exifTIFF(orientation: orientation, littleEndian: true))
         try Self.check(try Image(encoded: bytes), orientation: orientation)
     }
 
     /// A broken Exif block is ignored, as viewers ignore it: the image decodes as stored.
-    @Test(arguments: [[UInt8](), [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0], Array(exifTIFF(orientation: 6, littleEndian: true).prefix(19)),
-                      exifTIFF(orientation: 9, littleEndian: true), exifTIFF(orientation: 0, littleEndian: false)])
+    @Test(arguments: [[UInt8](), [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0], Array(ImageBytes.exifTIFF(orientation: 6, littleEndian: true).prefix(19)),
+                      ImageBytes.exifTIFF(orientation: 9, littleEndian: true), ImageBytes.exifTIFF(orientation: 0, littleEndian: false)])
     func aMalformedExifBlockLeavesTheImageAsStored(_ tiff: [UInt8]) throws {
-        let decoded = try Image(encoded: Self.jpeg(Self.stored.jpegData(quality: 95), exif: tiff))
+        let decoded = try Image(encoded: ImageBytes.jpeg(Self.stored.jpegData(quality: 95), exif: tiff))
         try Self.check(decoded, orientation: 1)
     }
 
@@ -106,7 +75,7 @@ import VigilCore
         let sideways = try #require(ImageOrientation(rawValue: orientation == 6 ? 8 : 6)).apply(to: photo.rgb, width: photo.width, height: photo.height)
         let stored = try Image(rgb: sideways.rgb, width: sideways.width, height: sideways.height)
         #expect(try analyzer.detect(in: stored).isEmpty)
-        let bytes = Self.jpeg(stored.jpegData(quality: 92), exif: Self.exifTIFF(orientation: orientation, littleEndian: true))
+        let bytes = ImageBytes.jpeg(stored.jpegData(quality: 92), exif: ImageBytes.exifTIFF(orientation: orientation, littleEndian: true))
         let decoded = try Image(encoded: bytes)
         #expect((decoded.width, decoded.height) == (photo.width, photo.height))
         let face = try #require(try analyzer.detect(in: decoded).first)
