@@ -198,9 +198,10 @@ public struct DocumentReader: Sendable {
         guard let mrz = try? MRZ(lines: texts, today: today), mrz.checks.checkDigits, mrz.checks.dates else { return nil }
         for (index, line) in texts.enumerated() {
             guard templates[index].text.count == line.count else { return nil }
+            // The templates match a letter's position against letters and fillers only, so a
+            // letter as they read it is no digit.
             for (kind, (character, template)) in zip(mrz.format.kinds(line: index), zip(line, templates[index].text)) {
-                if kind == .letter && character.isNumber || kind == .digit && character.isLetter { return nil }
-                if kind == .letter && character != template { return nil }
+                if kind == .letter ? character != template : kind == .digit && character.isLetter { return nil }
             }
         }
         return mrz

@@ -137,7 +137,7 @@ extension MRZTests {
                                             sex: ["M", "F", "X", nil][next(4)], optionalData: next(2) == 0 ? "" : word(4))
             for format in MRZFormat.allCases {
                 var fields = fields
-                if format.isVisa { fields.documentCode = ["V", "VC"][next(2)] }
+                if format.visa == format { fields.documentCode = ["V", "VC"][next(2)] }
                 let zone = try MRZ(lines: MRZComposer.lines(format, fields), today: Self.today)
                 #expect(zone.format == format && zone.checks.all, "\(zone.lines)")
                 #expect(zone.documentNumber == fields.documentNumber && zone.dateOfBirth == fields.dateOfBirth && zone.expiryDate == fields.expiryDate)

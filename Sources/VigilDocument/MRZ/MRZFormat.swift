@@ -52,9 +52,6 @@ public enum MRZFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// Whether this is a visa's zone.
-    public var isVisa: Bool { self == .mrva || self == .mrvb }
-
     /// The document format (not a visa's) of `lineCount` lines of `lineLength` characters, nil
     /// for no format.
     public init?(lineCount: Int, lineLength: Int) {

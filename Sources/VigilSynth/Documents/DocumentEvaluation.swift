@@ -7,6 +7,9 @@ import VigilFace
 /// specimen pages of fictitious people in TD1, TD2 and TD3, under each camera condition, read
 /// by the same `DocumentReader` the server runs, each reading compared with the zone printed.
 public enum DocumentEvaluation {
+    /// The formats drawn, in turn: the identity documents' (no visa).
+    static let formats: [MRZFormat] = [.td1, .td2, .td3]
+
     /// What is done to a page before it is read.
     public struct Condition: Sendable {
         public let name: String
@@ -98,7 +101,7 @@ public enum DocumentEvaluation {
                            progress: (Row) -> Void = { _ in }) throws -> [Row] {
         var random = SynthRandom(seed: seed)
         let documents = (0..<count).map { i in
-            SpecimenDocument(format: [MRZFormat.td1, .td2, .td3][i % 3], fields: person(&random, today: today))
+            SpecimenDocument(format: formats[i % 3], fields: person(&random, today: today))
         }
         var rows: [Row] = []
         for condition in conditions {
@@ -159,7 +162,7 @@ public enum DocumentEvaluation {
     /// 2 MP, read with `reader` and measured by `DocumentSigns`.
     public static func signs(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate) throws -> [SignsRow] {
         var random = SynthRandom(seed: seed)
-        let documents = (0..<count).map { i in SpecimenDocument(format: [MRZFormat.td1, .td2, .td3][i % 3], fields: person(&random, today: today)) }
+        let documents = (0..<count).map { i in SpecimenDocument(format: formats[i % 3], fields: person(&random, today: today)) }
         return try DocumentPresentation.allCases.map { presentation in
             var exact = 0, screen = 0, photocopy = 0, patterns: [Double] = [], colours: [Double] = []
             for (i, document) in documents.enumerated() {

@@ -35,8 +35,9 @@ public struct RealDocumentEvaluation: Sendable {
 
     /// What one image gave.
     public struct Outcome: Sendable {
-        /// Valid means what the server's checks call valid, short of expiry (specimens expire):
-        /// the zone parses, every check digit holds and the dates are real dates.
+        /// Valid means the zone parses, every check digit holds and the dates are real dates (the
+        /// server's `valid` also asks the field rules and that the document has not expired,
+        /// which specimens have).
         public enum Kind: String, Sendable {
             /// Valid, and every character as printed.
             case right
