@@ -96,4 +96,30 @@ import VigilCore
         page.overprint(zone, x: zone.width / 8, y: zone.height)
         if case .read(let mrz, _, _, _) = Self.reader.read(page, today: Self.today) { #expect(mrz.lines == MRZTests.td3) }
     }
+
+    /// A page lying on its side, either way, reads, and its zone is placed on the photo as sent:
+    /// where the upright page's zone lies, turned with it.
+    @Test(arguments: [1, 3]) func aPageOnItsSideReadsAndIsPlacedOnThePhotoAsSent(_ quarters: Int) throws {
+        let page = try MRZLocatorTests.page(MRZTests.td3)
+        guard case .read(let mrz, _, let zone, _) = Self.reader.read(page, today: Self.today),
+              case .read(let turnedMRZ, _, let turnedZone, _) = Self.reader.read(page.quarterTurned(quarters), today: Self.today) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(turnedMRZ == mrz)
+        let back = turnedZone.map { PageImage.sourceOfQuarterTurned($0, quarters, width: page.width, height: page.height) }
+        for corner in zone { #expect(back.contains { $0.distance(to: corner) < 8 }, "\(corner) \(back)") }
+    }
+
+    /// A page turned by more than most photos are (22 degrees, where the search first looks
+    /// within 15) still reads.
+    @Test func aPageTurnedFurtherThanUsualReads() throws {
+        var page = PageImage(width: 1800, height: 1500, value: 235)
+        page.paste(try MRZLocatorTests.page(MRZTests.td3), x: 200, y: 260)
+        guard case .read(let mrz, _, _, _) = Self.reader.read(Deskew.rotated(page, by: 22), today: Self.today) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(mrz.lines == MRZTests.td3)
+    }
 }

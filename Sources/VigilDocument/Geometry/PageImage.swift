@@ -104,6 +104,27 @@ public struct PageImage: Sendable, Equatable {
         return out
     }
 
+    /// This image turned by `quarters` quarter turns clockwise (1 or 3; any other value leaves
+    /// it as it is).
+    public func quarterTurned(_ quarters: Int) -> PageImage {
+        guard quarters == 1 || quarters == 3 else { return self }
+        var out = PageImage(width: height, height: width)
+        for y in 0..<out.height {
+            for x in 0..<out.width { out[x, y] = quarters == 1 ? self[y, height - 1 - x] : self[width - 1 - y, x] }
+        }
+        return out
+    }
+
+    /// Where `point` of an image `width` x `height` turned by `quarters` (`quarterTurned`) lies
+    /// on the image before it was turned.
+    public static func sourceOfQuarterTurned(_ point: Point2D, _ quarters: Int, width: Int, height: Int) -> Point2D {
+        switch quarters {
+        case 1: Point2D(x: point.y, y: Double(height) - point.x)
+        case 3: Point2D(x: Double(width) - point.y, y: point.x)
+        default: point
+        }
+    }
+
     /// The page as an RGB image, grey in all three channels: to encode or to look for faces.
     public func image() throws(ImageError) -> Image {
         try Image(rgb: pixels.flatMap { [$0, $0, $0] }, width: width, height: height)

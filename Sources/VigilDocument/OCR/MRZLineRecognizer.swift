@@ -9,10 +9,12 @@ import Foundation
 /// Owns its `TessBaseAPI` from `init` to `deinit`.
 // @unchecked: the Tesseract handle is only used with `lock` held (one instance is not reentrant).
 public final class MRZLineRecognizer: @unchecked Sendable {
-    /// One character read and Tesseract's confidence in it (0-100).
+    /// One character read, Tesseract's confidence in it (0-100), and the columns of the line's
+    /// image its box spans.
     public struct Character: Sendable, Equatable {
         public let value: Swift.Character
         public let confidence: Double
+        public let columns: Range<Int>
     }
 
     /// Why the recogniser cannot be used.
@@ -73,7 +75,9 @@ public final class MRZLineRecognizer: @unchecked Sendable {
             let symbol = String(cString: text)
             TessDeleteText(text)
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_SYMBOL))
-            out += symbol.map { Character(value: $0, confidence: confidence) }
+            var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+            _ = TessPageIteratorBoundingBox(TessResultIteratorGetPageIteratorConst(iterator), RIL_SYMBOL, &left, &top, &right, &bottom)
+            out += symbol.map { Character(value: $0, confidence: confidence, columns: Int(left)..<Int(max(left, right))) }
         } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
         return out
     }

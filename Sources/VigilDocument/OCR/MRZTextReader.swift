@@ -14,6 +14,16 @@ public struct MRZTextReader: Sendable {
         public let scores: [Double]
         /// For each character, the character that matched next best.
         public let runnersUp: [Character]
+        /// For each character, every template's best correlation with its cell (-2 for the
+        /// characters its field may not hold), in the order of `MRZTextReader.characters`.
+        public var templateScores: [[Double]] = []
+
+        /// How well `character`'s template matched the cell at `index` (-2 where the field may
+        /// not hold it).
+        public func score(of character: Character, at index: Int) -> Double {
+            guard index < templateScores.count, let k = MRZTextReader.characters.firstIndex(of: character) else { return -2 }
+            return templateScores[index][k]
+        }
     }
 
     /// The mean correlation of the characters of `lines` with their templates: how well a
@@ -35,7 +45,7 @@ public struct MRZTextReader: Sendable {
     /// Template cell size: one pitch wide, one capital high.
     private let cellWidth: Int, cellHeight: Int
     /// The templates a position of each kind is matched against: its characters and the filler.
-    private let candidates: [MRZFormat.Kind: [(character: Character, pixels: [Double])]]
+    private let candidates: [MRZFormat.Kind: [(character: Character, index: Int, pixels: [Double])]]
     /// Each character's amount of ink, in its template.
     private let ink: [Character: Double]
 
@@ -45,8 +55,8 @@ public struct MRZTextReader: Sendable {
         let advance = font.glyph("0")?.advance ?? font.pixelHeight * 6 / 10
         cellWidth = advance
         cellHeight = capital
-        var templates: [(Character, [Double])] = [], inks: [Character: Double] = [:]
-        for character in Self.characters {
+        var templates: [(character: Character, index: Int, pixels: [Double])] = [], inks: [Character: Double] = [:]
+        for (index, character) in Self.characters.enumerated() {
             var cell = PageImage(width: advance, height: capital)
             if let glyph = font.glyph(character) {
                 for gy in 0..<glyph.height {
@@ -59,10 +69,10 @@ public struct MRZTextReader: Sendable {
             }
             var pixels = cell.pixels.map { 255 - Double($0) }
             Self.normalise(&pixels)
-            templates.append((character, pixels))
+            templates.append((character, index, pixels))
             inks[character] = cell.pixels.reduce(0) { $0 + 255 - Double($1) }
         }
-        candidates = [.letter: templates.filter { $0.0.isLetter || $0.0 == "<" }, .digit: templates.filter { $0.0.isNumber || $0.0 == "<" },
+        candidates = [.letter: templates.filter { $0.character.isLetter || $0.character == "<" }, .digit: templates.filter { $0.character.isNumber || $0.character == "<" },
                       .any: templates]
         ink = inks
     }
@@ -118,6 +128,15 @@ public struct MRZTextReader: Sendable {
         return lines
     }
 
+    /// How well the template of each character a field of `kind` may hold matches the cell of
+    /// `pitch` centred on `centre` over `rows` (the best of small shifts), in the order of
+    /// `characters` (-2 for the others): the templates' view of a character another reader placed.
+    public func scores(_ image: PageImage, centre: Double, pitch: Double, rows: Range<Int>, kind: MRZFormat.Kind) -> [Double] {
+        var each = [Double](repeating: -2, count: Self.characters.count)
+        _ = match(image, x: centre - pitch / 2, width: pitch, rows: rows, kind: kind, shifts: (-3...3).map { Double($0) * pitch * 0.06 }, each: &each)
+        return each
+    }
+
     /// The line read over `rows`.
     ///
     /// The font has a fixed pitch, so the characters sit on a regular grid. A first pass lets
@@ -136,27 +155,38 @@ public struct MRZTextReader: Sendable {
             x += estimate + best.shift * 0.5
         }
         let grid = Self.fitGrid(found)
-        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = []
+        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = [], all: [[Double]] = []
         for index in 0..<length {
             let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
-            let best = match(image, x: x, width: pitch, rows: rows, kind: kinds[index], shifts: (-1...1).map { Double($0) * pitch * 0.03 })
+            var each = [Double](repeating: -2, count: Self.characters.count)
+            let best = match(image, x: x, width: pitch, rows: rows, kind: kinds[index], shifts: (-1...1).map { Double($0) * pitch * 0.03 }, each: &each)
             text.append(best.character)
             margins.append(best.score - best.second)
             scores.append(best.score)
             runnersUp.append(best.runnerUp)
+            all.append(each)
         }
-        return Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp)
+        return Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp, templateScores: all)
     }
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
     /// correlation, the best other character and its correlation, and the shift.
     private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, kind: MRZFormat.Kind, shifts: [Double])
         -> (character: Character, score: Double, second: Double, runnerUp: Character, shift: Double) {
+        var each: [Double] = []
+        return match(image, x: x, width: width, rows: rows, kind: kind, shifts: shifts, each: &each)
+    }
+
+    /// `match`, with each template's best correlation over the shifts written to `each` (by
+    /// its place in `characters`) when `each` has room for them.
+    private func match(_ image: PageImage, x: Double, width: Double, rows: Range<Int>, kind: MRZFormat.Kind, shifts: [Double], each: inout [Double])
+        -> (character: Character, score: Double, second: Double, runnerUp: Character, shift: Double) {
         var best = (character: Character("<"), score: -2.0, second: -2.0, runnerUp: Character("<"), shift: 0.0)
         for shift in shifts {
             let sample = sampleCell(image, x: x + shift, width: width, rows: rows)
             for template in candidates[kind]! {
                 let score = Self.dot(sample, template.pixels)
+                if !each.isEmpty { each[template.index] = max(each[template.index], score) }
                 if score > best.score {
                     if template.character != best.character { (best.second, best.runnerUp) = (best.score, best.character) }
                     (best.character, best.score, best.shift) = (template.character, score, shift)
