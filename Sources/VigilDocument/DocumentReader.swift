@@ -25,6 +25,11 @@ public struct DocumentReader: Sendable {
             }
         }
 
+        /// Whether a zone was read.
+        public var isRead: Bool {
+            if case .read = self { true } else { false }
+        }
+
         /// Where the page lies on the photo, when a zone was read and the page located.
         public var page: DocumentPage? {
             if case .read(_, _, _, let page) = self { page } else { nil }
@@ -102,20 +107,21 @@ public struct DocumentReader: Sendable {
         // then a page turned by a few degrees is straightened (`Deskew`).
         let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))
         let usual = readFlattened(flat, image: image, tilts: Self.usualTilt, today: today)
-        if let reading = usual.reading { return reading }
-        // No zone: the page may be turned further, or lie on its side. Each is tried only then,
-        // and the first that finds a zone is what the photo reads.
-        if let reading = readFlattened(flat, image: image, tilts: Self.furthestTilt, today: today).reading { return reading }
-        // On its side, a zone is found both ways, and read only one way up.
-        var sideways: Reading?
+        if let reading = usual.reading, usual.certain || reading.isRead { return reading }
+        // No zone, or only lines found by their characters that did not read (any two lines of
+        // text with a few chevrons): the page may be turned further, or lie on its side. Each is
+        // tried only then; the first reading is the photo's, else the first zone found.
+        var found = usual.reading
+        let further = readFlattened(flat, image: image, tilts: Self.furthestTilt, today: today)
+        if let reading = further.reading, reading.isRead || further.certain { return reading }
+        found = found ?? further.reading
         for quarter in [1, 3] {
-            guard let reading = readFlattened(flat.quarterTurned(quarter), image: image.quarterTurned(quarter), tilts: Self.furthestTilt, today: today).reading?
-                .mapped({ PageImage.sourceOfQuarterTurned($0, quarter, width: image.width, height: image.height) }) else { continue }
-            if case .read = reading { return reading }
-            sideways = sideways ?? reading
+            let turned = readFlattened(flat.quarterTurned(quarter), image: image.quarterTurned(quarter), tilts: Self.furthestTilt, today: today)
+            guard let reading = turned.reading?.mapped({ PageImage.sourceOfQuarterTurned($0, quarter, width: image.width, height: image.height) }) else { continue }
+            if reading.isRead { return reading }
+            found = found ?? reading
         }
-        if let sideways { return sideways }
-        return .unreadable(ZoneDiagnosis.guidance(withoutZone: usual.upright), reason: Self.noZone, zone: nil)
+        return found ?? .unreadable(ZoneDiagnosis.guidance(withoutZone: usual.upright), reason: Self.noZone, zone: nil)
     }
 
     /// The tilt most photos have, searched first (degrees either way).
@@ -124,21 +130,35 @@ public struct DocumentReader: Sendable {
     static let furthestTilt = 30.0
 
     /// What `flat` (`image` with its background removed) reads, straightened within `tilts`
-    /// degrees (nil when no zone is found on it), and `flat` straightened.
-    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, today: MRZDate) -> (reading: Reading?, upright: PageImage) {
-        let tilt = Deskew.angle(of: flat, limit: tilts)
-        let upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
-        let frames = MRZLocator.frames(in: upright)
-        guard !frames.isEmpty else { return (nil, upright) }
+    /// degrees (nil when no zone is found on it); whether the zone is certainly one (found by
+    /// `MRZLocator`'s long lines, not only by `CharacterLines`); and `flat` straightened.
+    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, today: MRZDate) -> (reading: Reading?, certain: Bool, upright: PageImage) {
+        var tilt = Deskew.angle(of: flat, limit: tilts)
+        var upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
+        // Lines that span most of the photo first (fast); else lines found by their characters.
+        var frames = MRZLocator.frames(in: upright)
+        let certain = !frames.isEmpty
+        if frames.isEmpty {
+            var zones = CharacterLines.zones(CharacterLines.lines(in: upright))
+            // The page's text sets the tilt, and a page seen at an angle tilts its zone by a
+            // few degrees more: straightened once more by the zone's own lines.
+            if let zone = zones.first, abs(atan(zone.slope)) * 180 / .pi >= 0.3 {
+                tilt += atan(zone.slope) * 180 / .pi
+                upright = Deskew.rotated(flat, by: -tilt)
+                zones = CharacterLines.zones(CharacterLines.lines(in: upright))
+            }
+            frames = zones.map(\.frame)
+        }
+        guard !frames.isEmpty else { return (nil, false, upright) }
         // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
         // candidate is read, bottom first, and only two that read are two documents.
         let turn = abs(tilt) >= 0.3 ? -tilt : 0
         let readings = frames.prefix(Self.mostCandidates).map { read(MRZLocator.crop(upright, $0), frame: $0, turnedBack: turn, image: image, today: today) }
-        let parsed = readings.filter { if case .read = $0 { true } else { false } }
+        let parsed = readings.filter(\.isRead)
         guard parsed.count <= 1 else {
-            return (.unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil), upright)
+            return (.unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil), true, upright)
         }
-        return (parsed.first ?? readings[0], upright)
+        return (parsed.first ?? readings[0], certain, upright)
     }
 
     /// The most candidate zones read on one photo: each costs a reading.
@@ -237,7 +257,7 @@ public struct DocumentReader: Sendable {
               templates.count == lines.bands.count, templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers else { return nil }
         var read: [[MRZLineRecognizer.Character]] = []
         for band in lines.bands {
-            let line = recognizer.read(Self.lineImage(zone, lines, band: band))
+            let line = recognizer.read(MRZLocator.crop(zone, Self.lineFrame(zone, lines, band: band)))
             guard !line.isEmpty, line.allSatisfy({ $0.confidence >= Self.minimumRecognizerConfidence }) else { return nil }
             read.append(line)
         }
@@ -268,26 +288,27 @@ public struct DocumentReader: Sendable {
     /// `templateContradiction`.
     private func contradicted(_ character: MRZLineRecognizer.Character, kind: MRZFormat.Kind, in zone: PageImage, _ lines: ZoneDiagnosis.Lines,
                               line: Int, pitch: Double) -> Bool {
-        let band = lines.bands[line], origin = Self.lineOrigin(zone, lines, band: band)
-        let centre = Double(origin.x) + Double(character.columns.lowerBound + character.columns.upperBound) / 2
+        let band = lines.bands[line], frame = Self.lineFrame(zone, lines, band: band)
+        let centre = frame.x + Double(character.columns.lowerBound + character.columns.upperBound) / 2
         let scores = reader.scores(zone, centre: centre, pitch: pitch, rows: band, kind: kind)
         guard let own = MRZTextReader.characters.firstIndex(of: character.value), let best = scores.max() else { return true }
         return scores[own] < best - Self.templateContradiction
     }
 
-    /// The line of `zone` at `band` as Tesseract reads best: its rows with half a capital's
-    /// height above and below, and its ink with a capital's height either side (white beyond
-    /// the zone). The whole width of the zone, with marks beside the line, gave a spurious
-    /// first character on 4 real specimens and read 4 fewer of them.
-    static func lineImage(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, band: Range<Int>) -> PageImage {
-        let columns = MRZTextReader.extent(lines.ink, width: zone.width, rows: band), origin = lineOrigin(zone, lines, band: band)
-        return MRZLocator.crop(zone, Rect(x: Double(origin.x), y: Double(origin.y), width: Double(columns.count + 2 * lines.height),
-                                          height: Double(band.count + 2 * max(2, lines.height / 2))))
-    }
-
-    /// Where `lineImage`'s top-left corner lies on `zone`.
-    static func lineOrigin(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, band: Range<Int>) -> (x: Int, y: Int) {
-        (MRZTextReader.extent(lines.ink, width: zone.width, rows: band).lowerBound - lines.height, band.lowerBound - max(2, lines.height / 2))
+    /// Where on `zone` Tesseract reads the line at `band` best: its rows with half a capital's
+    /// height above and below, and its characters with a capital's height either side. The
+    /// whole width of the zone gave a spurious first character on 4 real specimens; the extent
+    /// of the band's ink takes in a frame drawn round the zone or print beside it, which the
+    /// chain of its characters (`CharacterLines`) leaves out, and the chain may take in a speck
+    /// beside the line, which the ink's extent leaves out: the line is where both agree.
+    static func lineFrame(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, band: Range<Int>) -> Rect {
+        let pad = max(2, lines.height / 2), top = band.lowerBound - pad, bottom = band.upperBound + pad
+        let rows = MRZLocator.crop(zone, Rect(x: 0, y: Double(top), width: Double(zone.width), height: Double(bottom - top)))
+        let chain = CharacterLines.lines(in: rows).max { $0.pieces.count < $1.pieces.count }
+        // The ink's extent leaves out specks (a mark at the zone's edge the chain took in).
+        let ink = MRZTextReader.extent(lines.ink, width: zone.width, rows: band)
+        let columns = chain.map { ($0.minX..<($0.maxX + 1)).clamped(to: ink) }.flatMap { $0.isEmpty ? nil : $0 } ?? ink
+        return Rect(x: Double(columns.lowerBound - lines.height), y: Double(top), width: Double(columns.count + 2 * lines.height), height: Double(bottom - top))
     }
 
     /// Where the zone's text lies on the photo: the first line's capitals to the last line's

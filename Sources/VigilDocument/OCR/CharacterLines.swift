@@ -1,0 +1,214 @@
+import VigilCore
+
+/// Lines of text found from their characters: the ink's connected pieces, chained left to right
+/// where they sit side by side at one height, whatever else shares their rows. A zone's lines
+/// found this way need not span any share of the photo, and a hand, a table's grain or the other
+/// page of a booklet beside them does not merge them (the row profiles of `MRZLocator` take
+/// every pixel of a row).
+enum CharacterLines {
+    /// A connected piece of ink: its bounding box (`maxX`, `maxY` inclusive).
+    struct Piece {
+        var minX: Int, maxX: Int, minY: Int, maxY: Int
+
+        var width: Int { maxX - minX + 1 }
+        var height: Int { maxY - minY + 1 }
+        var centreY: Double { Double(minY + maxY) / 2 }
+    }
+
+    /// A line of characters.
+    struct Line {
+        /// The pieces, left to right.
+        let pieces: [Piece]
+        /// The tallest pieces' height: the capitals'.
+        let height: Int
+        let minX: Int, maxX: Int, minY: Int, maxY: Int
+
+        init(_ pieces: [Piece]) {
+            self.pieces = pieces
+            let heights = pieces.map(\.height).sorted()
+            height = heights[heights.count * 9 / 10]
+            (minX, maxX) = (pieces.map(\.minX).min()!, pieces.map(\.maxX).max()!)
+            (minY, maxY) = (pieces.map(\.minY).min()!, pieces.map(\.maxY).max()!)
+        }
+
+        var width: Int { maxX - minX + 1 }
+        var centreY: Double { Double(minY + maxY) / 2 }
+
+        /// How many pieces look like fillers (`<`): shorter than capitals, centred on the
+        /// line's middle, wide; a run of them merged into one piece counts for each filler's
+        /// width in it. Lower-case letters sit lower, hyphens and dots are thinner.
+        var fillers: Int {
+            let middle = Double(maxY) - Double(height) / 2, tall = Double(height)
+            return pieces.reduce(0) { count, piece in
+                let h = Double(piece.height)
+                guard h >= 0.35 * tall, h <= 0.75 * tall, abs(piece.centreY - middle) <= 0.12 * tall, Double(piece.width) >= 0.4 * tall else { return count }
+                return count + max(1, Int(Double(piece.width) / (0.6 * tall)))
+            }
+        }
+
+        /// The slope (down per pixel across) of the line through the baselines of its capitals.
+        var slope: Double {
+            let capitals = pieces.filter { $0.height * 10 >= height * 8 }
+            guard capitals.count >= 2 else { return 0 }
+            let n = Double(capitals.count)
+            let mx = capitals.reduce(0.0) { $0 + Double($1.minX + $1.maxX) / 2 } / n, my = capitals.reduce(0.0) { $0 + Double($1.maxY) } / n
+            var sxx = 0.0, sxy = 0.0
+            for piece in capitals {
+                let dx = Double(piece.minX + piece.maxX) / 2 - mx
+                sxx += dx * dx
+                sxy += dx * (Double(piece.maxY) - my)
+            }
+            return sxx > 0 ? sxy / sxx : 0
+        }
+    }
+
+    /// Two or three lines that lie as a zone's: where, with a margin, and the mean slope of the
+    /// lines.
+    struct Zone {
+        let frame: Rect
+        let slope: Double
+    }
+
+    /// The smallest and largest capital searched for, in pixels: below 6 nothing reads, and the
+    /// working image (`DocumentReader.workingPixels`) holds no zone with capitals over 100.
+    static let heights = 6...100
+    /// The fewest pieces a zone's line is made of: 30 characters at the least, of which runs of
+    /// fillers may merge into one piece.
+    static let leastPieces = 12
+    /// The fewest fillers a zone shows: a name is followed by two, its padding by more.
+    static let leastFillers = 3
+
+    /// The lines of at least `leastPieces` pieces on `image`, each at least 12 times as wide as
+    /// its capitals are high, top to bottom.
+    static func lines(in image: PageImage) -> [Line] {
+        let threshold = MRZTextReader.otsu(image)
+        let pieces = self.pieces(image, threshold: threshold).filter {
+            $0.height >= heights.lowerBound / 2 && $0.height <= heights.upperBound && $0.width <= 12 * $0.height
+        }.sorted { $0.minX < $1.minX }
+        // Each piece's right neighbour: the nearest piece starting to its right within a
+        // capital's height, centred at its height (a filler sits mid-height), no less than 0.4 as
+        // tall; where two pieces claim one neighbour, the nearer keeps it.
+        var next = [Int?](repeating: nil, count: pieces.count), previous = [Int?](repeating: nil, count: pieces.count)
+        for (i, a) in pieces.enumerated() {
+            var best: (index: Int, gap: Int)?
+            var j = i + 1
+            while j < pieces.count, pieces[j].minX <= a.maxX + 2 * heights.upperBound {
+                let b = pieces[j], tall = max(a.height, b.height), gap = b.minX - a.maxX
+                if b.minX > a.minX, gap <= tall, abs(b.centreY - a.centreY) <= 0.3 * Double(tall), min(a.height, b.height) * 5 >= tall * 2,
+                   gap < best?.gap ?? .max {
+                    best = (j, gap)
+                }
+                j += 1
+            }
+            guard let best else { continue }
+            if let rival = previous[best.index] {
+                guard pieces[best.index].minX - pieces[rival].maxX > best.gap else { continue }
+                next[rival] = nil
+            }
+            next[i] = best.index
+            previous[best.index] = i
+        }
+        var lines: [Line] = []
+        for start in pieces.indices where previous[start] == nil {
+            var chain = [pieces[start]], at = start
+            while let following = next[at] {
+                chain.append(pieces[following])
+                at = following
+            }
+            guard chain.count >= leastPieces else { continue }
+            let line = Line(chain)
+            if heights.contains(line.height), line.width >= 12 * line.height { lines.append(line) }
+        }
+        return lines.sorted { $0.centreY < $1.centreY }
+    }
+
+    /// Where two or three lines of `lines` lie one under another as a zone's do: capitals of one
+    /// height, a line's height or so apart, starting together and of nearly one length (a
+    /// line's fillers may be lost to the chaining), with `leastFillers`; bottom first, each framed with half a
+    /// capital's height above and below and two either side.
+    static func zones(_ lines: [Line]) -> [Zone] {
+        func stacked(_ upper: Line, _ lower: Line) -> Bool {
+            let tall = Double(max(upper.height, lower.height)), spacing = lower.centreY - upper.centreY
+            return Double(min(upper.height, lower.height)) >= 0.75 * tall && spacing >= 1.2 * tall && spacing <= 3 * tall
+                && Double(abs(upper.minX - lower.minX)) <= 2 * tall && Double(min(upper.width, lower.width)) >= 0.7 * Double(max(upper.width, lower.width))
+        }
+        var found: [Zone] = [], used = Set<Int>()
+        for last in lines.indices.reversed() where !used.contains(last) {
+            var group = [last]
+            // The nearest line above that stacks on the group's top line, up to three lines.
+            while group.count < 3, let above = (0..<group[0]).reversed().first(where: { !used.contains($0) && stacked(lines[$0], lines[group[0]]) }) {
+                group.insert(above, at: 0)
+            }
+            let members = group.map { lines[$0] }
+            guard group.count >= 2, members.reduce(0, { $0 + $1.fillers }) >= leastFillers else { continue }
+            used.formUnion(group)
+            let height = members.map(\.height).max()!
+            let left = members.map(\.minX).min()!, right = members.map(\.maxX).max()!
+            let top = members.map(\.minY).min()!, bottom = members.map(\.maxY).max()!
+            found.append(Zone(frame: Rect(x: Double(left - 2 * height), y: Double(top - height / 2), width: Double(right - left + 1 + 4 * height),
+                                          height: Double(bottom - top + 1 + height)),
+                              slope: members.reduce(0.0) { $0 + $1.slope } / Double(members.count)))
+        }
+        return found
+    }
+
+    /// The 8-connected pieces of the pixels of `image` darker than `threshold`, found run by run
+    /// (a union of the runs that touch from one row to the next).
+    static func pieces(_ image: PageImage, threshold: UInt8) -> [Piece] {
+        var parent: [Int32] = [], boxes: [Piece] = []
+        func root(_ i: Int32) -> Int32 {
+            var i = i
+            while parent[Int(i)] != i {
+                parent[Int(i)] = parent[Int(parent[Int(i)])]
+                i = parent[Int(i)]
+            }
+            return i
+        }
+        var above: [(start: Int, end: Int, label: Int32)] = [], current: [(start: Int, end: Int, label: Int32)] = []
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height {
+                current.removeAll(keepingCapacity: true)
+                let row = y * image.width
+                var x = 0, k = 0
+                while x < image.width {
+                    guard pixels[row + x] < threshold else { x += 1; continue }
+                    let start = x
+                    while x < image.width, pixels[row + x] < threshold { x += 1 }
+                    let end = x - 1
+                    var label = Int32(parent.count)
+                    parent.append(label)
+                    boxes.append(Piece(minX: start, maxX: end, minY: y, maxY: y))
+                    // Runs of the row above that touch this one, corners included.
+                    while k < above.count, above[k].end < start - 1 { k += 1 }
+                    var m = k
+                    while m < above.count, above[m].start <= end + 1 {
+                        let a = root(above[m].label), b = root(label)
+                        if a != b {
+                            let (keep, drop) = a < b ? (a, b) : (b, a)
+                            parent[Int(drop)] = keep
+                            label = keep
+                        }
+                        m += 1
+                    }
+                    current.append((start, end, label))
+                }
+                swap(&above, &current)
+            }
+        }
+        // Each run's box joins its root's.
+        var merged: [Int32: Piece] = [:]
+        for i in boxes.indices {
+            let r = root(Int32(i)), box = boxes[i]
+            if var piece = merged[r] {
+                piece.minX = min(piece.minX, box.minX)
+                piece.maxX = max(piece.maxX, box.maxX)
+                piece.minY = min(piece.minY, box.minY)
+                piece.maxY = max(piece.maxY, box.maxY)
+                merged[r] = piece
+            } else {
+                merged[r] = box
+            }
+        }
+        return Array(merged.values)
+    }
+}
