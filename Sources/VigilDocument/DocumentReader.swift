@@ -136,7 +136,12 @@ public struct DocumentReader: Sendable {
         var tilt = Deskew.angle(of: flat, limit: tilts)
         var upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         // Lines that span most of the photo first (fast); else lines found by their characters.
-        var frames = MRZLocator.frames(in: upright)
+        // The long rows take in whatever shares them (a label, a hand, the other page): the
+        // chains of the zone's characters frame it closer, where they are found.
+        var frames = MRZLocator.frames(in: upright).map { frame in
+            CharacterLines.zones(CharacterLines.lines(in: MRZLocator.crop(upright, frame))).first
+                .map { Rect(x: frame.x + $0.frame.x, y: frame.y + $0.frame.y, width: $0.frame.width, height: $0.frame.height) } ?? frame
+        }
         let certain = !frames.isEmpty
         if frames.isEmpty {
             var zones = CharacterLines.zones(CharacterLines.lines(in: upright))
@@ -256,16 +261,23 @@ public struct DocumentReader: Sendable {
         guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0, let templates,
               templates.count == lines.bands.count, templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers else { return nil }
         var read: [[MRZLineRecognizer.Character]] = []
-        for band in lines.bands {
-            let line = recognizer.read(MRZLocator.crop(zone, Self.lineFrame(zone, lines, band: band)))
+        let images = lines.bands.map { Self.lineImage(zone, lines, band: $0) }
+        for image in images {
+            let line = recognizer.read(image.image)
             guard !line.isEmpty, line.allSatisfy({ $0.confidence >= Self.minimumRecognizerConfidence }) else { return nil }
             read.append(line)
         }
         guard let mrz = try? MRZ(lines: read.map { String($0.map(\.value)) }, today: today), mrz.checks.checkDigits, mrz.checks.dates else { return nil }
+        // The templates told the length from the lines' pitch, which small print blurs (44 read
+        // as 36): they read again at Tesseract's.
+        var grid = templates
+        if grid.map(\.text.count) != read.map(\.count), let again = try? reader.read(zone, lineLength: read[0].count), again.count == read.count {
+            grid = again
+        }
         for (index, line) in read.enumerated() {
-            guard templates[index].text.count == line.count else { return nil }
+            guard grid[index].text.count == line.count else { return nil }
             let pitch = Double(line.last!.columns.upperBound - line[0].columns.lowerBound) / Double(line.count - 1)
-            for (position, (kind, (character, template))) in zip(mrz.format.kinds(line: index), zip(line, templates[index].text)).enumerated() {
+            for (position, (kind, (character, template))) in zip(mrz.format.kinds(line: index), zip(line, grid[index].text)).enumerated() {
                 // A letter's position holds letters and fillers only, a digit's digits and
                 // fillers: capitals of 12 pixels read `UTO` as `UT0` with every check holding.
                 if kind == .letter && character.value.isNumber || kind == .digit && character.value.isLetter { return nil }
@@ -276,7 +288,7 @@ public struct DocumentReader: Sendable {
                 // small print, `E` as `F`, and is lost under glare.)
                 if kind != .digit, character.value != template {
                     guard character.confidence >= Self.strongRecognizerConfidence,
-                          !contradicted(character, kind: kind, in: zone, lines, line: index, pitch: pitch) else { return nil }
+                          !contradicted(character, kind: kind, in: zone, lines, line: index, left: images[index].left, pitch: pitch) else { return nil }
                 }
             }
         }
@@ -284,31 +296,34 @@ public struct DocumentReader: Sendable {
     }
 
     /// Whether the templates of a field of `kind`, placed on `character` where Tesseract saw it
-    /// on line `line` of `zone`, match another character better than its own by more than
-    /// `templateContradiction`.
+    /// on line `line` of `zone` (whose image for Tesseract starts at `left`), match another character better than its own by more than
+    /// `templateContradiction`. The cell is a capital's height tall, anywhere within the band's
+    /// rows: a line that curves or slants makes its band taller than its capitals.
     private func contradicted(_ character: MRZLineRecognizer.Character, kind: MRZFormat.Kind, in zone: PageImage, _ lines: ZoneDiagnosis.Lines,
-                              line: Int, pitch: Double) -> Bool {
-        let band = lines.bands[line], frame = Self.lineFrame(zone, lines, band: band)
-        let centre = frame.x + Double(character.columns.lowerBound + character.columns.upperBound) / 2
-        let scores = reader.scores(zone, centre: centre, pitch: pitch, rows: band, kind: kind)
+                              line: Int, left: Int, pitch: Double) -> Bool {
+        let band = lines.bands[line], pad = max(1, lines.height / 4)
+        let centre = Double(left) + Double(character.columns.lowerBound + character.columns.upperBound) / 2
+        let scores = reader.scores(zone, centre: centre, pitch: pitch, rows: max(0, band.lowerBound - pad)..<min(zone.height, band.upperBound + pad),
+                                   height: lines.height, kind: kind)
         guard let own = MRZTextReader.characters.firstIndex(of: character.value), let best = scores.max() else { return true }
         return scores[own] < best - Self.templateContradiction
     }
 
-    /// Where on `zone` Tesseract reads the line at `band` best: its rows with half a capital's
-    /// height above and below, and its characters with a capital's height either side. The
-    /// whole width of the zone gave a spurious first character on 4 real specimens; the extent
-    /// of the band's ink takes in a frame drawn round the zone or print beside it, which the
-    /// chain of its characters (`CharacterLines`) leaves out, and the chain may take in a speck
-    /// beside the line, which the ink's extent leaves out: the line is where both agree.
-    static func lineFrame(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, band: Range<Int>) -> Rect {
+    /// The line of `zone` at `band` as Tesseract reads it best, and where the image's left edge
+    /// lies on `zone`: its rows with half a capital's height above and below, its characters
+    /// with a quarter of a capital's width either side, and white for a capital's height beyond.
+    /// The whole width of the zone gave a spurious first character on 4 real specimens, and the
+    /// extent of the band's ink takes in a frame drawn round the zone or print beside it, which
+    /// the chain of its characters (`CharacterLines`) leaves out.
+    static func lineImage(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, band: Range<Int>) -> (image: PageImage, left: Int) {
         let pad = max(2, lines.height / 2), top = band.lowerBound - pad, bottom = band.upperBound + pad
         let rows = MRZLocator.crop(zone, Rect(x: 0, y: Double(top), width: Double(zone.width), height: Double(bottom - top)))
         let chain = CharacterLines.lines(in: rows).max { $0.pieces.count < $1.pieces.count }
-        // The ink's extent leaves out specks (a mark at the zone's edge the chain took in).
-        let ink = MRZTextReader.extent(lines.ink, width: zone.width, rows: band)
-        let columns = chain.map { ($0.minX..<($0.maxX + 1)).clamped(to: ink) }.flatMap { $0.isEmpty ? nil : $0 } ?? ink
-        return Rect(x: Double(columns.lowerBound - lines.height), y: Double(top), width: Double(columns.count + 2 * lines.height), height: Double(bottom - top))
+        let columns = chain.map { $0.minX..<($0.maxX + 1) } ?? MRZTextReader.extent(lines.ink, width: zone.width, rows: band)
+        let side = max(1, lines.height / 4), left = columns.lowerBound - side
+        var image = PageImage(width: columns.count + 2 * side + 2 * lines.height, height: bottom - top)
+        image.paste(MRZLocator.crop(rows, Rect(x: Double(left), y: 0, width: Double(columns.count + 2 * side), height: Double(rows.height))), x: lines.height, y: 0)
+        return (image, left - lines.height)
     }
 
     /// Where the zone's text lies on the photo: the first line's capitals to the last line's

@@ -28,7 +28,7 @@ import VigilSynth
         if case .unreadable(let guidance, _, _) = reading { guidance } else { nil }
     }
 
-    @Test(arguments: [("too far (page 30% of the photo)", DocumentGuidance.tooFar), ("out of focus", .blurry), ("moving", .holdStill)])
+    @Test(arguments: [("too far (page 15% of the photo)", DocumentGuidance.tooFar), ("out of focus", .blurry), ("moving", .holdStill)])
     func aPhotoThatCannotBeReadSaysWhatWouldHelp(_ condition: String, _ expected: DocumentGuidance) throws {
         let guidance = try Self.readings(condition).map(Self.guidance)
         #expect(guidance == [expected, expected, expected], "\(guidance)")

@@ -34,22 +34,32 @@ enum CharacterLines {
         var width: Int { maxX - minX + 1 }
         var centreY: Double { Double(minY + maxY) / 2 }
 
-        /// How many pieces look like fillers (`<`): shorter than capitals, centred on the
-        /// line's middle, wide; a run of them merged into one piece counts for each filler's
-        /// width in it. Lower-case letters sit lower, hyphens and dots are thinner.
+        /// How many pieces look like fillers (`<`): about four fifths of a capital's height
+        /// (OCR-B's chevron) and centred on the capitals next to them; a run of them merged into
+        /// one piece counts for each filler's width in it. Lower-case letters sit lower; dots,
+        /// commas and hyphens are smaller.
         var fillers: Int {
-            let middle = Double(maxY) - Double(height) / 2, tall = Double(height)
-            return pieces.reduce(0) { count, piece in
+            let tall = Double(height)
+            var count = 0
+            for (i, piece) in pieces.enumerated() {
                 let h = Double(piece.height)
-                guard h >= 0.35 * tall, h <= 0.75 * tall, abs(piece.centreY - middle) <= 0.12 * tall, Double(piece.width) >= 0.4 * tall else { return count }
-                return count + max(1, Int(Double(piece.width) / (0.6 * tall)))
+                guard h >= 0.6 * tall, h <= 0.87 * tall, Double(piece.width) >= 0.4 * tall else { continue }
+                // Capitals within six places either way (a page curves, and the line with it);
+                // in a long run of fillers there may be none.
+                let near = pieces[max(0, i - 6)..<min(pieces.count, i + 7)].filter { Double($0.height) >= 0.9 * tall }
+                if !near.isEmpty, abs(piece.centreY - near.reduce(0.0) { $0 + $1.centreY } / Double(near.count)) > 0.1 * tall { continue }
+                count += max(1, Int(Double(piece.width) / (0.65 * tall)))
             }
+            return count
         }
 
-        /// The slope (down per pixel across) of the line through the baselines of its capitals.
-        var slope: Double {
+        /// The slope (down per pixel across) of the line through its capitals' baselines.
+        var slope: Double { baseline.slope }
+
+        /// The least-squares line through the baselines of the line's capitals: `at` x = 0.
+        var baseline: (at: Double, slope: Double) {
             let capitals = pieces.filter { $0.height * 10 >= height * 8 }
-            guard capitals.count >= 2 else { return 0 }
+            guard capitals.count >= 2 else { return (Double(maxY), 0) }
             let n = Double(capitals.count)
             let mx = capitals.reduce(0.0) { $0 + Double($1.minX + $1.maxX) / 2 } / n, my = capitals.reduce(0.0) { $0 + Double($1.maxY) } / n
             var sxx = 0.0, sxy = 0.0
@@ -58,7 +68,8 @@ enum CharacterLines {
                 sxx += dx * dx
                 sxy += dx * (Double(piece.maxY) - my)
             }
-            return sxx > 0 ? sxy / sxx : 0
+            let slope = sxx > 0 ? sxy / sxx : 0
+            return (my - slope * mx, slope)
         }
     }
 
@@ -115,6 +126,13 @@ enum CharacterLines {
                 chain.append(pieces[following])
                 at = following
             }
+            guard chain.count >= leastPieces else { continue }
+            // A rule drawn beside the line (a frame round the zone) is taller than its capitals,
+            // a speck beside it much smaller.
+            let capitals = Line(chain).height
+            func beside(_ piece: Piece) -> Bool { piece.height * 4 > capitals * 5 || piece.height * 2 < capitals }
+            while let first = chain.first, beside(first) { chain.removeFirst() }
+            while let last = chain.last, beside(last) { chain.removeLast() }
             guard chain.count >= leastPieces else { continue }
             let line = Line(chain)
             if heights.contains(line.height), line.width >= 12 * line.height { lines.append(line) }

@@ -87,8 +87,9 @@ public struct MRZTextReader: Sendable {
         }
     }
 
-    /// The zone's lines, top to bottom.
-    public func read(_ image: PageImage) throws(Failure) -> [Line] {
+    /// The zone's lines, top to bottom, of `lineLength` characters when given (another reader
+    /// counted them), else of the length the lines' pitch tells.
+    public func read(_ image: PageImage, lineLength: Int? = nil) throws(Failure) -> [Line] {
         guard image.width >= 60, image.height >= 10 else { throw .tooSmall }
         let threshold = Self.otsu(image)
         let ink = image.pixels.map { $0 < threshold }
@@ -98,7 +99,9 @@ public struct MRZTextReader: Sendable {
         // which the second line's ink repeats (its proportions would do on a page seen square,
         // but not on one straightened from an angle, whose width is foreshortened).
         let length: Int
-        if bands.count == 3 {
+        if let lineLength, MRZFormat(lineCount: bands.count, lineLength: lineLength) != nil {
+            length = lineLength
+        } else if bands.count == 3 {
             length = 30
         } else {
             let columns = Self.extent(ink, width: image.width, rows: bands[1])
@@ -128,12 +131,17 @@ public struct MRZTextReader: Sendable {
         return lines
     }
 
-    /// How well the template of each character a field of `kind` may hold matches the cell of
-    /// `pitch` centred on `centre` over `rows` (the best of small shifts), in the order of
-    /// `characters` (-2 for the others): the templates' view of a character another reader placed.
-    public func scores(_ image: PageImage, centre: Double, pitch: Double, rows: Range<Int>, kind: MRZFormat.Kind) -> [Double] {
+    /// How well the template of each character a field of `kind` may hold matches a cell of
+    /// `pitch` centred on `centre`, `height` rows tall anywhere within `rows` (the best of small
+    /// shifts either way), in the order of `characters` (-2 for the others): the templates' view
+    /// of a character another reader placed, on a line that may curve or slant.
+    public func scores(_ image: PageImage, centre: Double, pitch: Double, rows: Range<Int>, height: Int, kind: MRZFormat.Kind) -> [Double] {
         var each = [Double](repeating: -2, count: Self.characters.count)
-        _ = match(image, x: centre - pitch / 2, width: pitch, rows: rows, kind: kind, shifts: (-3...3).map { Double($0) * pitch * 0.06 }, each: &each)
+        let step = max(1, height / 8)
+        for top in stride(from: rows.lowerBound, through: max(rows.lowerBound, rows.upperBound - height), by: step) {
+            _ = match(image, x: centre - pitch / 2, width: pitch, rows: top..<(top + height), kind: kind,
+                      shifts: (-3...3).map { Double($0) * pitch * 0.06 }, each: &each)
+        }
         return each
     }
 

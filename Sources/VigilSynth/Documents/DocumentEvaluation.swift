@@ -65,10 +65,11 @@ public enum DocumentEvaluation {
         Condition(name: "turned, blurred, noisy, JPEG 70", megapixels: 2, rotation: 2.5, blur: 1, noise: 8, jpegQuality: 70),
         // Scans of the page alone, as the real specimens' small ones: capitals of about 13 and
         // 9 pixels.
+        Condition(name: "far (page 30% of the photo)", megapixels: 2, table: 90, pageShare: 0.3),
         Condition(name: "scan of 0.4 MP, JPEG 75", megapixels: 0.4, jpegQuality: 75),
         Condition(name: "scan of 0.2 MP, JPEG 75", megapixels: 0.2, jpegQuality: 75),
         Condition(name: "glare over the zone", megapixels: 2, glare: .overZone, expected: .glare),
-        Condition(name: "too far (page 30% of the photo)", megapixels: 2, table: 90, pageShare: 0.3, expected: .tooFar),
+        Condition(name: "too far (page 15% of the photo)", megapixels: 2, table: 90, pageShare: 0.15, expected: .tooFar),
         Condition(name: "out of focus", megapixels: 2, blur: 5, expected: .blurry),
         Condition(name: "moving", megapixels: 2, movement: 24, expected: .holdStill),
     ]
