@@ -135,15 +135,21 @@ public struct DocumentReader: Sendable {
     private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, today: MRZDate) -> (reading: Reading?, certain: Bool, upright: PageImage) {
         var tilt = Deskew.angle(of: flat, limit: tilts)
         var upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
-        // Lines that span most of the photo first (fast); else lines found by their characters.
-        // The long rows take in whatever shares them (a label, a hand, the other page): the
-        // chains of the zone's characters frame it closer, where they are found.
-        var frames = MRZLocator.frames(in: upright).map { frame in
-            CharacterLines.zones(CharacterLines.lines(in: MRZLocator.crop(upright, frame))).first
-                .map { Rect(x: frame.x + $0.frame.x, y: frame.y + $0.frame.y, width: $0.frame.width, height: $0.frame.height) } ?? frame
+        // Lines that span most of the photo first (fast). Their long rows take in whatever
+        // shares them (a label, a hand, the other page): the chains of the zone's characters
+        // frame it closer, where they are found (looked for a frame's height above and below).
+        let long = MRZLocator.frames(in: upright).map { frame in
+            let around = Rect(x: frame.x, y: frame.y - frame.height, width: frame.width, height: 3 * frame.height)
+            return CharacterLines.zones(CharacterLines.lines(in: MRZLocator.crop(upright, around))).first
+                .map { Rect(x: around.x + $0.frame.x, y: around.y + $0.frame.y, width: $0.frame.width, height: $0.frame.height) } ?? frame
         }
-        let certain = !frames.isEmpty
-        if frames.isEmpty {
+        // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
+        // candidate is read, bottom first, and only two that read differently are two documents.
+        var readings = long.prefix(Self.mostCandidates).map { frame in
+            read(MRZLocator.crop(upright, frame), frame: frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, today: today)
+        }
+        // Else zones found by their characters anywhere, whatever share of the photo they span.
+        if !readings.contains(where: \.isRead) {
             var zones = CharacterLines.zones(CharacterLines.lines(in: upright))
             // The page's text sets the tilt, and a page seen at an angle tilts its zone by a
             // few degrees more: straightened once more by the zone's own lines.
@@ -152,18 +158,27 @@ public struct DocumentReader: Sendable {
                 upright = Deskew.rotated(flat, by: -tilt)
                 zones = CharacterLines.zones(CharacterLines.lines(in: upright))
             }
-            frames = zones.map(\.frame)
+            readings += zones.prefix(Self.mostCandidates).map {
+                read(MRZLocator.crop(upright, $0.frame), frame: $0.frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, today: today)
+            }
         }
-        guard !frames.isEmpty else { return (nil, false, upright) }
-        // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
-        // candidate is read, bottom first, and only two that read are two documents.
-        let turn = abs(tilt) >= 0.3 ? -tilt : 0
-        let readings = frames.prefix(Self.mostCandidates).map { read(MRZLocator.crop(upright, $0), frame: $0, turnedBack: turn, image: image, today: today) }
-        let parsed = readings.filter(\.isRead)
+        guard let first = readings.first else { return (nil, false, upright) }
+        // A zone found both ways is one zone: the centre of one reading's zone within the other's.
+        var parsed: [Reading] = []
+        for reading in readings where reading.isRead {
+            if !parsed.contains(where: { Self.overlap($0.zone ?? [], reading.zone ?? []) }) { parsed.append(reading) }
+        }
         guard parsed.count <= 1 else {
             return (.unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil), true, upright)
         }
-        return (parsed.first ?? readings[0], certain, upright)
+        return (parsed.first ?? first, !long.isEmpty, upright)
+    }
+
+    /// Whether the centre of quadrilateral `a` lies within the bounding box of `b`.
+    static func overlap(_ a: [Point2D], _ b: [Point2D]) -> Bool {
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        let x = a.reduce(0) { $0 + $1.x } / Double(a.count), y = a.reduce(0) { $0 + $1.y } / Double(a.count)
+        return x >= b.map(\.x).min()! && x <= b.map(\.x).max()! && y >= b.map(\.y).min()! && y <= b.map(\.y).max()!
     }
 
     /// The most candidate zones read on one photo: each costs a reading.

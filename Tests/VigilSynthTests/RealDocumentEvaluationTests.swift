@@ -16,7 +16,7 @@ import VigilDocument
     static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["VIGIL_DOCUMENTS_REAL"]
         ?? root.deletingLastPathComponent().appendingPathComponent("shared/documents-real").path)
     /// Images the reader reads today, every character as printed; grows as the reader does.
-    static let claimed = ["100_id-che.jpg", "100_id-mac.jpg", "100_id-si.jpg", "100_pass-bdr.jpg", "100_pass-chn.jpg", "100_pass-cze.jpg",
+    static let claimed = ["0_pass-lva.jpg", "100_id-che.jpg", "100_id-mac.jpg", "100_id-si.jpg", "100_id-usa.jpg", "100_pass-bdr.jpg", "100_pass-chn.jpg", "100_pass-cze.jpg",
                           "100_pass-cze2.jpg", "100_pass-fin.png", "100_pass-hrv.jpg", "100_pass-isl.png", "100_pass-ltu.jpg", "100_pass-lux.jpg",
                           "100_pass-polx.jpg", "100_pass-uto.jpg", "100_pass2-uto.jpg", "100_visa-polx.jpg", "100_visa-usa.jpg", "43_pass-fra.jpg",
                           "43_pass-twn.jpg", "53_id-d.jpg", "62_pass-aus.png", "62_pass-pol.png", "79_pass-can.jpg", "79_pass-hun.png",

@@ -34,24 +34,9 @@ enum CharacterLines {
         var width: Int { maxX - minX + 1 }
         var centreY: Double { Double(minY + maxY) / 2 }
 
-        /// How many pieces look like fillers (`<`): about four fifths of a capital's height
-        /// (OCR-B's chevron) and centred on the capitals next to them; a run of them merged into
-        /// one piece counts for each filler's width in it. Lower-case letters sit lower; dots,
-        /// commas and hyphens are smaller.
-        var fillers: Int {
-            let tall = Double(height)
-            var count = 0
-            for (i, piece) in pieces.enumerated() {
-                let h = Double(piece.height)
-                guard h >= 0.6 * tall, h <= 0.87 * tall, Double(piece.width) >= 0.4 * tall else { continue }
-                // Capitals within six places either way (a page curves, and the line with it);
-                // in a long run of fillers there may be none.
-                let near = pieces[max(0, i - 6)..<min(pieces.count, i + 7)].filter { Double($0.height) >= 0.9 * tall }
-                if !near.isEmpty, abs(piece.centreY - near.reduce(0.0) { $0 + $1.centreY } / Double(near.count)) > 0.1 * tall { continue }
-                count += max(1, Int(Double(piece.width) / (0.65 * tall)))
-            }
-            return count
-        }
+        /// How many of its pieces are fillers (`<`, `isChevron`); a run of them merged into one
+        /// piece counts for each filler's width in it.
+        var fillers = 0
 
         /// The slope (down per pixel across) of the line through its capitals' baselines.
         var slope: Double { baseline.slope }
@@ -134,21 +119,27 @@ enum CharacterLines {
             while let first = chain.first, beside(first) { chain.removeFirst() }
             while let last = chain.last, beside(last) { chain.removeLast() }
             guard chain.count >= leastPieces else { continue }
-            let line = Line(chain)
-            if heights.contains(line.height), line.width >= 12 * line.height { lines.append(line) }
+            var line = Line(chain)
+            guard heights.contains(line.height), line.width >= 12 * line.height else { continue }
+            line.fillers = chain.reduce(0) { count, piece in
+                guard piece.height * 2 >= line.height, isChevron(piece, image, threshold: threshold) else { return count }
+                return count + max(1, Int((Double(piece.width) / (0.65 * Double(piece.height))).rounded()))
+            }
+            lines.append(line)
         }
         return lines.sorted { $0.centreY < $1.centreY }
     }
 
     /// Where two or three lines of `lines` lie one under another as a zone's do: capitals of one
-    /// height, a line's height or so apart, starting together and of nearly one length (a
+    /// height, a line's height or so apart, one over the other and of nearly one length (a
     /// line's fillers may be lost to the chaining), with `leastFillers`; bottom first, each framed with half a
     /// capital's height above and below and two either side.
     static func zones(_ lines: [Line]) -> [Zone] {
         func stacked(_ upper: Line, _ lower: Line) -> Bool {
             let tall = Double(max(upper.height, lower.height)), spacing = lower.centreY - upper.centreY
             return Double(min(upper.height, lower.height)) >= 0.75 * tall && spacing >= 1.2 * tall && spacing <= 3 * tall
-                && Double(abs(upper.minX - lower.minX)) <= 2 * tall && Double(min(upper.width, lower.width)) >= 0.7 * Double(max(upper.width, lower.width))
+                && Double(min(upper.maxX, lower.maxX) - max(upper.minX, lower.minX)) >= 0.8 * Double(min(upper.width, lower.width))
+                && Double(min(upper.width, lower.width)) >= 0.7 * Double(max(upper.width, lower.width))
         }
         var found: [Zone] = [], used = Set<Int>()
         for last in lines.indices.reversed() where !used.contains(last) {
@@ -168,6 +159,23 @@ enum CharacterLines {
                               slope: members.reduce(0.0) { $0 + $1.slope } / Double(members.count)))
         }
         return found
+    }
+
+    /// Whether `piece` of `image` is shaped as a filler (`<`, OCR-B's chevron, or a run of them):
+    /// its left quarter inked only about its middle row, its right quarter at its top and bottom
+    /// and not at its middle. No letter or digit has both (`K` has a stem on the left, `X` ink at
+    /// the left's top). Its height tells nothing: fillers stand from three quarters of the
+    /// capitals to nearly their height, depending on the print.
+    static func isChevron(_ piece: Piece, _ image: PageImage, threshold: UInt8) -> Bool {
+        let w = piece.width, h = piece.height
+        guard w >= 4, h >= 5 else { return false }
+        // The rows holding ink within columns `xs`, as fractions of the piece's height.
+        func inkedRows(_ xs: ClosedRange<Int>) -> [Double] {
+            (piece.minY...piece.maxY).filter { y in xs.contains { image[$0, y] < threshold } }.map { Double($0 - piece.minY) / Double(h - 1) }
+        }
+        let left = inkedRows(piece.minX...(piece.minX + max(0, w / 4 - 1))), right = inkedRows((piece.maxX - max(0, w / 4 - 1))...piece.maxX)
+        guard let leftTop = left.min(), let leftBottom = left.max(), !right.isEmpty else { return false }
+        return leftTop >= 0.2 && leftBottom <= 0.8 && right.contains { $0 <= 0.25 } && right.contains { $0 >= 0.75 } && !right.contains { $0 > 0.4 && $0 < 0.6 }
     }
 
     /// The 8-connected pieces of the pixels of `image` darker than `threshold`, found run by run
