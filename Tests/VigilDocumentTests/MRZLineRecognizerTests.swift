@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VigilFace
 @testable import VigilDocument
@@ -22,5 +23,15 @@ import VigilFace
     @Test func aBlankLineReadsNothing() throws {
         let read = try Self.recognizer.get().read(PageImage(width: 400, height: 40))
         #expect(read.isEmpty, "\(read)")
+    }
+
+    /// Tesseract's OpenMP sections run on the reading thread alone: after a read, that thread
+    /// may start no parallel level (libgomp, loaded with Tesseract, says so).
+    @Test func aReadRunsOnTheCallingThreadAlone() throws {
+        let renderer = MRZRenderer(font: try OCRBFont(pixelHeight: 30))
+        _ = try Self.recognizer.get().read(renderer.render([MRZTests.td3[0]], margin: 30))
+        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_get_max_active_levels"))
+        let levels = unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)
+        #expect(levels() == 0)
     }
 }
