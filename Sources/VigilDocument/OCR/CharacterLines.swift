@@ -88,7 +88,8 @@ enum CharacterLines {
         for (i, a) in pieces.enumerated() {
             var best: (index: Int, gap: Int)?
             var j = i + 1
-            while j < pieces.count, pieces[j].minX <= a.maxX + 2 * heights.upperBound {
+            // A neighbour is at most 2.5 times as tall, so it starts within that of `a`.
+            while j < pieces.count, pieces[j].minX <= a.maxX + 5 * a.height / 2 + 1 {
                 let b = pieces[j], tall = max(a.height, b.height), gap = b.minX - a.maxX
                 if b.minX > a.minX, gap <= tall, abs(b.centreY - a.centreY) <= 0.3 * Double(tall), min(a.height, b.height) * 5 >= tall * 2,
                    gap < best?.gap ?? .max {
@@ -121,8 +122,9 @@ enum CharacterLines {
             guard chain.count >= leastPieces else { continue }
             var line = Line(chain)
             guard heights.contains(line.height), line.width >= 12 * line.height else { continue }
-            line.fillers = chain.reduce(0) { count, piece in
-                guard piece.height * 2 >= line.height, isChevron(piece, image, threshold: threshold) else { return count }
+            line.fillers = chain.indices.reduce(0) { count, i in
+                let piece = chain[i]
+                guard piece.height * 2 >= line.height, isChevron(piece, image, threshold: threshold) || fillerSized(i, of: chain, capitals: line.height) else { return count }
                 return count + max(1, Int((Double(piece.width) / (0.65 * Double(piece.height))).rounded()))
             }
             lines.append(line)
@@ -132,7 +134,8 @@ enum CharacterLines {
 
     /// Where two or three lines of `lines` lie one under another as a zone's do: capitals of one
     /// height, a line's height or so apart, one over the other and of nearly one length (a
-    /// line's fillers may be lost to the chaining), with `leastFillers`; bottom first, each framed with half a
+    /// line's fillers may be lost to the chaining), with `leastFillers` or with as many pieces
+    /// on every line as a zone's has characters; bottom first, each framed with half a
     /// capital's height above and below and two either side.
     static func zones(_ lines: [Line]) -> [Zone] {
         func stacked(_ upper: Line, _ lower: Line) -> Bool {
@@ -149,7 +152,10 @@ enum CharacterLines {
                 group.insert(above, at: 0)
             }
             let members = group.map { lines[$0] }
-            guard group.count >= 2, members.reduce(0, { $0 + $1.fillers }) >= leastFillers else { continue }
+            // A zone's lines hold 30, 36 or 44 characters each: as many pieces on every line,
+            // where no two characters touch, is a zone whatever its fillers look like.
+            let counted = Set(members.map(\.pieces.count)).count == 1 && [30, 36, 44].contains(members[0].pieces.count)
+            guard group.count >= 2, counted || members.reduce(0, { $0 + $1.fillers }) >= leastFillers else { continue }
             used.formUnion(group)
             let height = members.map(\.height).max()!
             let left = members.map(\.minX).min()!, right = members.map(\.maxX).max()!
@@ -159,6 +165,18 @@ enum CharacterLines {
                               slope: members.reduce(0.0) { $0 + $1.slope } / Double(members.count)))
         }
         return found
+    }
+
+    /// Whether the piece at `index` of `chain` is sized and placed as a filler where its shape
+    /// is too small to tell (capitals of about 10 pixels): between 0.6 and 0.87 of the capitals'
+    /// height, wide, and centred on the capitals within six places either way (a page curves,
+    /// and the line with it; in a long run of fillers there may be none). Lower-case letters sit
+    /// lower; dots, commas and hyphens are smaller.
+    static func fillerSized(_ index: Int, of chain: [Piece], capitals: Int) -> Bool {
+        let piece = chain[index], tall = Double(capitals), h = Double(piece.height)
+        guard h >= 0.6 * tall, h <= 0.87 * tall, Double(piece.width) >= 0.4 * tall else { return false }
+        let near = chain[max(0, index - 6)..<min(chain.count, index + 7)].filter { Double($0.height) >= 0.9 * tall }
+        return near.isEmpty || abs(piece.centreY - near.reduce(0.0) { $0 + $1.centreY } / Double(near.count)) <= 0.1 * tall
     }
 
     /// Whether `piece` of `image` is shaped as a filler (`<`, OCR-B's chevron, or a run of them):
