@@ -14,16 +14,6 @@ public struct MRZTextReader: Sendable {
         public let scores: [Double]
         /// For each character, the character that matched next best.
         public let runnersUp: [Character]
-        /// For each character, every template's best correlation with its cell (-2 for the
-        /// characters its field may not hold), in the order of `MRZTextReader.characters`.
-        public var templateScores: [[Double]] = []
-
-        /// How well `character`'s template matched the cell at `index` (-2 where the field may
-        /// not hold it).
-        public func score(of character: Character, at index: Int) -> Double {
-            guard index < templateScores.count, let k = MRZTextReader.characters.firstIndex(of: character) else { return -2 }
-            return templateScores[index][k]
-        }
     }
 
     /// The mean correlation of the characters of `lines` with their templates: how well a
@@ -163,18 +153,16 @@ public struct MRZTextReader: Sendable {
             x += estimate + best.shift * 0.5
         }
         let grid = Self.fitGrid(found)
-        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = [], all: [[Double]] = []
+        var text = "", margins: [Double] = [], scores: [Double] = [], runnersUp: [Character] = []
         for index in 0..<length {
             let x = grid(Double(index)), pitch = grid(Double(index + 1)) - x
-            var each = [Double](repeating: -2, count: Self.characters.count)
-            let best = match(image, x: x, width: pitch, rows: rows, kind: kinds[index], shifts: (-1...1).map { Double($0) * pitch * 0.03 }, each: &each)
+            let best = match(image, x: x, width: pitch, rows: rows, kind: kinds[index], shifts: (-1...1).map { Double($0) * pitch * 0.03 })
             text.append(best.character)
             margins.append(best.score - best.second)
             scores.append(best.score)
             runnersUp.append(best.runnerUp)
-            all.append(each)
         }
-        return Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp, templateScores: all)
+        return Line(text: text, margins: margins, scores: scores, runnersUp: runnersUp)
     }
 
     /// The character whose template best matches the cell at `x`, at any of `shifts`; with its
