@@ -106,17 +106,24 @@ public struct DocumentReader: Sendable {
         // The background goes first (a dark table beside the page would be ink in every row),
         // then a page turned by a few degrees is straightened (`Deskew`).
         let flat = BackgroundRemoval.flattened(image, side: BackgroundRemoval.side(forWidth: image.width))
-        let usual = readFlattened(flat, image: image, tilts: Self.usualTilt, today: today)
+        let budget = Budget()
+        let usual = readFlattened(flat, image: image, tilts: Self.usualTilt, budget: budget, today: today)
         if let reading = usual.reading, usual.certain || reading.isRead { return reading }
         // No zone, or only lines found by their characters that did not read (any two lines of
-        // text with a few chevrons): the page may be turned further, or lie on its side. Each is
-        // tried only then; the first reading is the photo's, else the first zone found.
+        // text with a few chevrons): the page may be turned further, or lie on its side (turned
+        // within 15 degrees of it). Each is tried only then; the first reading is the photo's,
+        // else the first zone found.
         var found = usual.reading
-        let further = readFlattened(flat, image: image, tilts: Self.furthestTilt, today: today)
+        // A photo without lines of print either way (a wall, noise, a gradient) is not searched
+        // again: each search costs a straightening and its reads.
+        guard CharacterLines.hasLines(usual.upright) else {
+            return found ?? .unreadable(ZoneDiagnosis.guidance(withoutZone: usual.upright), reason: Self.noZone, zone: nil)
+        }
+        let further = readFlattened(flat, image: image, tilts: Self.furthestTilt, beyond: Self.usualTilt, budget: budget, today: today)
         if let reading = further.reading, reading.isRead || further.certain { return reading }
         found = found ?? further.reading
         for quarter in [1, 3] {
-            let turned = readFlattened(flat.quarterTurned(quarter), image: image.quarterTurned(quarter), tilts: Self.furthestTilt, today: today)
+            let turned = readFlattened(flat.quarterTurned(quarter), image: image.quarterTurned(quarter), tilts: Self.usualTilt, budget: budget, today: today)
             guard let reading = turned.reading?.mapped({ PageImage.sourceOfQuarterTurned($0, quarter, width: image.width, height: image.height) }) else { continue }
             if reading.isRead { return reading }
             found = found ?? reading
@@ -130,17 +137,17 @@ public struct DocumentReader: Sendable {
     static let furthestTilt = 30.0
 
     /// What `flat` (`image` with its background removed) reads, straightened within `tilts`
-    /// degrees (nil when no zone is found on it); whether the zone is certainly one (found by
+    /// degrees (and beyond `beyond`; nil when no zone is found on it); whether the zone is certainly one (found by
     /// `MRZLocator`'s long lines, not only by `CharacterLines`); and `flat` straightened.
-    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, today: MRZDate) -> (reading: Reading?, certain: Bool, upright: PageImage) {
-        var tilt = Deskew.angle(of: flat, limit: tilts)
+    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, beyond: Double = 0, budget: Budget, today: MRZDate) -> (reading: Reading?, certain: Bool, upright: PageImage) {
+        var tilt = Deskew.angle(of: flat, limit: tilts, beyond: beyond)
         var upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
         // Lines that span most of the photo first (fast).
         let long = MRZLocator.frames(in: upright)
         // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
         // candidate is read, bottom first, and only two that read differently are two documents.
-        var readings = long.prefix(Self.mostCandidates).map { frame in
-            read(MRZLocator.crop(upright, frame), frame: frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, today: today)
+        var readings = budget.take(long.prefix(Self.mostCandidates)).map { frame in
+            read(MRZLocator.crop(upright, frame), frame: frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, budget: budget, today: today)
         }
         // Else zones found by their characters anywhere, whatever share of the photo they span
         // and whatever shares their rows (a label, a hand, the other page). Framing the long
@@ -156,8 +163,8 @@ public struct DocumentReader: Sendable {
                 upright = Deskew.rotated(flat, by: -tilt)
                 zones = CharacterLines.zones(CharacterLines.lines(in: upright))
             }
-            readings += zones.prefix(Self.mostCandidates).map {
-                read(MRZLocator.crop(upright, $0.frame), frame: $0.frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, today: today)
+            readings += budget.take(zones.prefix(Self.mostCandidates)).map {
+                read(MRZLocator.crop(upright, $0.frame), frame: $0.frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, budget: budget, today: today)
             }
         }
         guard let first = readings.first else { return (nil, false, upright) }
@@ -179,11 +186,36 @@ public struct DocumentReader: Sendable {
         return x >= b.map(\.x).min()! && x <= b.map(\.x).max()! && y >= b.map(\.y).min()! && y <= b.map(\.y).max()!
     }
 
+    /// The widest line image Tesseract reads, in capitals' heights (with the white either side).
+    static let widestLine = 64
+
+    /// What one photo's reading may still spend, whatever the photo: zones read (templates, and
+    /// the diagnosis) and lines Tesseract reads (30 to 50 ms each). A page of ruled marks showed
+    /// zone-like lines everywhere, on every side: read without a bound it took 7 s.
+    // One per `read(_:today:)` call, used on its thread only: not Sendable.
+    final class Budget {
+        private(set) var zones = 8, lines = 12
+
+        /// As many of `candidates` as the budget still allows, counted as spent.
+        func take<C: Collection>(_ candidates: C) -> [C.Element] {
+            let taken = Array(candidates.prefix(zones))
+            zones -= taken.count
+            return taken
+        }
+
+        /// Whether `count` more lines may be read, counted as spent when they may.
+        func takeLines(_ count: Int) -> Bool {
+            guard lines >= count else { return false }
+            lines -= count
+            return true
+        }
+    }
+
     /// The most candidate zones read on one photo: each costs a reading.
     static let mostCandidates = 4
 
     /// What the candidate `zone`, found at `frame` on the upright page, reads.
-    private func read(_ zone: PageImage, frame: Rect, turnedBack turn: Double, image: PageImage, today: MRZDate) -> Reading {
+    private func read(_ zone: PageImage, frame: Rect, turnedBack turn: Double, image: PageImage, budget: Budget, today: MRZDate) -> Reading {
         // Where the zone lies on the photo: the frame found on the upright page, turned back.
         let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
             .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
@@ -192,7 +224,7 @@ public struct DocumentReader: Sendable {
         // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
         // blurred it told people with a sharp photo to refocus.
         if lines.height > 0, lines.height < ZoneDiagnosis.minimumCharacterHeight {
-            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), today: today) {
+            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today) {
                 return .read(mrz, leastMargin: 0, zone: corners, page: nil)
             }
             return .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
@@ -202,7 +234,7 @@ public struct DocumentReader: Sendable {
         // (`ZoneDiagnosis`). Tesseract, checked as below, read 19 of 30 such pages of the
         // evaluation of 2026-12-07 (seed 3) right and none wrong.
         if let smeared = ZoneDiagnosis.tooSmeared(zone, lines) {
-            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), today: today) {
+            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today) {
                 return .read(mrz, leastMargin: 0, zone: corners, page: nil)
             }
             return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
@@ -217,7 +249,7 @@ public struct DocumentReader: Sendable {
         let asFound = steep && straightened != nil ? nil : try? reader.read(zone)
         let candidates = [asFound, straightened.flatMap { try? reader.read($0) }].compactMap { $0 }
         let recognized = { [self] () -> Reading? in
-            self.recognized(zone, lines, templates: asFound ?? (try? reader.read(zone)), today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
+            self.recognized(zone, lines, templates: asFound ?? (try? reader.read(zone)), budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
         }
         let failed = { (reason: String) in recognized() ?? Reading.unreadable(ZoneDiagnosis.guidance(zone, lines, outline: outline), reason: reason, zone: corners) }
         guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
@@ -267,14 +299,18 @@ public struct DocumentReader: Sendable {
     /// and of its field's kind, every letter as `templates` (the template matcher's reading of
     /// `zone`) read it or read with strong confidence and not contradicted by the templates
     /// where Tesseract saw it, every check digit and date holding.
-    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, templates: [MRZTextReader.Line]?, today: MRZDate) -> MRZ? {
+    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, templates: [MRZTextReader.Line]?, budget: Budget, today: MRZDate) -> MRZ? {
         // Letters no check digit covers (names, codes) are checked against the templates too.
         // Lines of other text that looked like a zone's show few fillers even to the templates,
         // and are not worth Tesseract's 50 ms a line.
         guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0, let templates,
               templates.count == lines.bands.count, templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers else { return nil }
-        var read: [[MRZLineRecognizer.Character]] = []
+        // A zone's line holds at most 44 characters: on the real specimens its image spans 41 to
+        // 44 capitals' heights (56 on a blurred photo, whose capitals measure short). A wider
+        // line is other print, and would cost Tesseract its width.
         let images = lines.bands.map { Self.lineImage(zone, lines, band: $0) }
+        guard images.allSatisfy({ $0.image.width <= Self.widestLine * lines.height }), budget.takeLines(images.count) else { return nil }
+        var read: [[MRZLineRecognizer.Character]] = []
         for image in images {
             let line = recognizer.read(image.image)
             guard !line.isEmpty, line.allSatisfy({ $0.confidence >= Self.minimumRecognizerConfidence }) else { return nil }

@@ -74,16 +74,14 @@ enum CharacterLines {
     /// The fewest fillers a zone shows: a name is followed by two, its padding by more.
     static let leastFillers = 3
 
-    /// The lines of at least `leastPieces` pieces on `image`, each at least 12 times as wide as
-    /// its capitals are high, top to bottom.
-    static func lines(in image: PageImage) -> [Line] {
-        let threshold = MRZTextReader.otsu(image)
-        let pieces = self.pieces(image, threshold: threshold).filter {
+    /// The chains of at least `leastPieces` of `pieces`, each left to right: every piece linked
+    /// to the nearest piece starting to its right within a capital's height, centred at its
+    /// height (a filler sits mid-height), no less than 0.4 as tall; where two pieces claim one
+    /// neighbour, the nearer keeps it.
+    static func chains(of pieces: [Piece]) -> [[Piece]] {
+        let pieces = pieces.filter {
             $0.height >= heights.lowerBound / 2 && $0.height <= heights.upperBound && $0.width <= 12 * $0.height
         }.sorted { $0.minX < $1.minX }
-        // Each piece's right neighbour: the nearest piece starting to its right within a
-        // capital's height, centred at its height (a filler sits mid-height), no less than 0.4 as
-        // tall; where two pieces claim one neighbour, the nearer keeps it.
         var next = [Int?](repeating: nil, count: pieces.count), previous = [Int?](repeating: nil, count: pieces.count)
         for (i, a) in pieces.enumerated() {
             var best: (index: Int, gap: Int)?
@@ -105,14 +103,29 @@ enum CharacterLines {
             next[i] = best.index
             previous[best.index] = i
         }
-        var lines: [Line] = []
-        for start in pieces.indices where previous[start] == nil {
+        return pieces.indices.filter { previous[$0] == nil }.compactMap { start in
             var chain = [pieces[start]], at = start
             while let following = next[at] {
                 chain.append(pieces[following])
                 at = following
             }
-            guard chain.count >= leastPieces else { continue }
+            return chain.count >= leastPieces ? chain : nil
+        }
+    }
+
+    /// Whether `image` shows lines of print either way up or on its side (the same pieces,
+    /// chained along its rows or its columns): a wall, noise or a gradient shows none.
+    static func hasLines(_ image: PageImage) -> Bool {
+        let pieces = self.pieces(image, threshold: MRZTextReader.otsu(image))
+        return !chains(of: pieces).isEmpty || !chains(of: pieces.map { Piece(minX: $0.minY, maxX: $0.maxY, minY: $0.minX, maxY: $0.maxX) }).isEmpty
+    }
+
+    /// The lines of at least `leastPieces` pieces on `image`, each at least 12 times as wide as
+    /// its capitals are high, top to bottom.
+    static func lines(in image: PageImage) -> [Line] {
+        let threshold = MRZTextReader.otsu(image)
+        var lines: [Line] = []
+        for var chain in chains(of: self.pieces(image, threshold: threshold)) {
             // A rule drawn beside the line (a frame round the zone) is taller than its capitals,
             // a speck beside it much smaller.
             let capitals = Line(chain).height

@@ -5,9 +5,14 @@ import VigilCore
 /// line up best (the row profile of the ink, turned, has the greatest variance), then the page
 /// turned back. Lines of text make that profile sharp only when they are level.
 public enum Deskew {
+    /// The most ink points an angle is tried on.
+    static let mostPoints = 200_000
+
     /// The page's tilt in degrees (as `rotated` turns: straighten with its negative), within
     /// `limit`: a search by half degrees, then by twentieths around the best.
-    public static func angle(of image: PageImage, limit: Double = 15) -> Double {
+    /// Only tilts of at least `beyond` degrees either way are searched when it is given (the
+    /// nearer ones searched already).
+    public static func angle(of image: PageImage, limit: Double = 15, beyond: Double = 0) -> Double {
         // Ink points of the image reduced to about 1,200 pixels wide: fast, and a twentieth of a
         // degree moves a line's end by a pixel.
         let scale = max(1, image.width / 1200)
@@ -19,9 +24,16 @@ public enum Deskew {
             }
         }
         guard points.count > 50 else { return 0 }
+        // Every so many points where there are more than `mostPoints`: a page of text has fewer,
+        // and noise or a gradient, half of whose pixels are ink, cost 2 s to search every way
+        // (issue 39's turns) with all of them.
+        if points.count > mostPoints {
+            let step = (points.count + mostPoints - 1) / mostPoints
+            points = stride(from: 0, to: points.count, by: step).map { points[$0] }
+        }
         let height = image.height / scale, width = image.width / scale
         let rows = height + width + 2
-        func sharpest(_ angles: StrideThrough<Double>) -> Double {
+        func sharpest<S: Sequence<Double>>(_ angles: S) -> Double {
             var best = (variance: -1.0, angle: 0.0)
             for k in angles {
                 let variance = profileVariance(points, degrees: k, rows: rows, offset: width)
@@ -29,7 +41,7 @@ public enum Deskew {
             }
             return best.angle
         }
-        let coarse = sharpest(stride(from: -limit, through: limit, by: 0.5))
+        let coarse = sharpest(stride(from: -limit, through: limit, by: 0.5).filter { abs($0) >= beyond })
         return sharpest(stride(from: coarse - 0.5, through: coarse + 0.5, by: 0.05))
     }
 

@@ -108,11 +108,24 @@ enum ZoneDiagnosis {
     /// sum to C and their squares to C^2 / w, so w = C * sum |d| / sum d^2. Steps under a tenth
     /// of the contrast (paper's grain, noise) are left out.
     static func edgeWidths(_ zone: PageImage, bands: [Range<Int>]) -> (across: Double, down: Double) {
-        var levels: [UInt8] = []
-        for band in bands { levels += zone.pixels[(band.lowerBound * zone.width)..<(band.upperBound * zone.width)] }
-        guard !levels.isEmpty else { return (0, 0) }
-        levels.sort()
-        let contrast = Double(levels[levels.count * 98 / 100]) - Double(levels[levels.count / 50])
+        // The 2nd and 98th percentiles of the bands' greys, from their histogram (sorting a whole
+        // photo's pixels took a sixth of a read without a zone).
+        var histogram = [Int](repeating: 0, count: 256), count = 0
+        for band in bands {
+            for level in zone.pixels[(band.lowerBound * zone.width)..<(band.upperBound * zone.width)] { histogram[Int(level)] += 1 }
+            count += band.count * zone.width
+        }
+        guard count > 0 else { return (0, 0) }
+        // The grey at `rank` in the sorted greys.
+        func level(at rank: Int) -> Double {
+            var seen = 0
+            for (grey, n) in histogram.enumerated() {
+                seen += n
+                if seen > rank { return Double(grey) }
+            }
+            return 255
+        }
+        let contrast = level(at: count * 98 / 100) - level(at: count / 50)
         guard contrast > 0 else { return (0, 0) }
         var sums = (across: (0.0, 0.0), down: (0.0, 0.0))
         func add(_ a: UInt8, _ b: UInt8, to sum: inout (Double, Double)) {
