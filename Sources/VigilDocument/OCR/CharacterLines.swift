@@ -252,20 +252,23 @@ enum CharacterLines {
                 swap(&above, &current)
             }
         }
-        // Each run's box joins its root's.
-        var merged: [Int32: Piece] = [:]
+        // Each run's box joins its root's, the pieces in the order their first runs were found:
+        // a dictionary's order changes from process to process, and pieces that start in one
+        // column would be chained differently from one read to the next.
+        var merged: [Piece] = [], slot = [Int](repeating: -1, count: boxes.count)
         for i in boxes.indices {
-            let r = root(Int32(i)), box = boxes[i]
-            if var piece = merged[r] {
-                piece.minX = min(piece.minX, box.minX)
-                piece.maxX = max(piece.maxX, box.maxX)
-                piece.minY = min(piece.minY, box.minY)
-                piece.maxY = max(piece.maxY, box.maxY)
-                merged[r] = piece
+            let r = Int(root(Int32(i))), box = boxes[i]
+            if slot[r] < 0 {
+                slot[r] = merged.count
+                merged.append(box)
             } else {
-                merged[r] = box
+                let k = slot[r]
+                merged[k].minX = min(merged[k].minX, box.minX)
+                merged[k].maxX = max(merged[k].maxX, box.maxX)
+                merged[k].minY = min(merged[k].minY, box.minY)
+                merged[k].maxY = max(merged[k].maxY, box.maxY)
             }
         }
-        return Array(merged.values)
+        return merged
     }
 }
