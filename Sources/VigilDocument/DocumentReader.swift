@@ -116,7 +116,7 @@ public struct DocumentReader: Sendable {
         var found = usual.reading
         // A photo without lines of print either way (a wall, noise, a gradient) is not searched
         // again: each search costs a straightening and its reads.
-        guard CharacterLines.hasLines(usual.upright) else {
+        guard usual.printed else {
             return found ?? .unreadable(ZoneDiagnosis.guidance(withoutZone: usual.upright), reason: Self.noZone, zone: nil)
         }
         let further = readFlattened(flat, image: image, tilts: Self.furthestTilt, beyond: Self.usualTilt, budget: budget, today: today)
@@ -137,25 +137,32 @@ public struct DocumentReader: Sendable {
     static let furthestTilt = 30.0
 
     /// What `flat` (`image` with its background removed) reads, straightened within `tilts`
-    /// degrees (and beyond `beyond`; nil when no zone is found on it); whether the zone is certainly one (found by
-    /// `MRZLocator`'s long lines, not only by `CharacterLines`); and `flat` straightened.
-    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, beyond: Double = 0, budget: Budget, today: MRZDate) -> (reading: Reading?, certain: Bool, upright: PageImage) {
+    /// degrees (and beyond `beyond`; nil when no zone is found on it); whether the zone is
+    /// certainly one (found by `MRZLocator`'s long lines, not only by `CharacterLines`); whether
+    /// it shows lines of print either way (`CharacterLines.hasLines`; true where the long lines
+    /// were found); and `flat` straightened.
+    private func readFlattened(_ flat: PageImage, image: PageImage, tilts: Double, beyond: Double = 0, budget: Budget, today: MRZDate)
+        -> (reading: Reading?, certain: Bool, printed: Bool, upright: PageImage) {
         var tilt = Deskew.angle(of: flat, limit: tilts, beyond: beyond)
         var upright = abs(tilt) >= 0.3 ? Deskew.rotated(flat, by: -tilt) : flat
+        func read(_ frame: Rect) -> Reading {
+            self.read(MRZLocator.crop(upright, frame), frame: frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, budget: budget, today: today)
+        }
         // Lines that span most of the photo first (fast).
         let long = MRZLocator.frames(in: upright)
         // Lines of other text can look like a zone's (a visa's or a card's printed fields): each
         // candidate is read, bottom first, and only two that read differently are two documents.
-        var readings = budget.take(long.prefix(Self.mostCandidates)).map { frame in
-            read(MRZLocator.crop(upright, frame), frame: frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, budget: budget, today: today)
-        }
+        var readings = budget.take(long.prefix(Self.mostCandidates)).map(read)
+        var printed = true
         // Else zones found by their characters anywhere, whatever share of the photo they span
         // and whatever shares their rows (a label, a hand, the other page). Framing the long
         // rows' zones by their characters as well read no more real specimens, and cut zones
         // short where a reflection broke their chains (faint glare, 27 of 30 pages read, fell
         // to 12).
         if !readings.contains(where: \.isRead) {
-            var zones = CharacterLines.zones(CharacterLines.lines(in: upright))
+            let threshold = MRZTextReader.otsu(upright), pieces = CharacterLines.pieces(upright, threshold: threshold)
+            printed = CharacterLines.hasLines(pieces)
+            var zones = CharacterLines.zones(CharacterLines.lines(in: upright, pieces: pieces, threshold: threshold))
             // The page's text sets the tilt, and a page seen at an angle tilts its zone by a
             // few degrees more: straightened once more by the zone's own lines.
             if let zone = zones.first, abs(atan(zone.slope)) * 180 / .pi >= 0.3 {
@@ -163,20 +170,18 @@ public struct DocumentReader: Sendable {
                 upright = Deskew.rotated(flat, by: -tilt)
                 zones = CharacterLines.zones(CharacterLines.lines(in: upright))
             }
-            readings += budget.take(zones.prefix(Self.mostCandidates)).map {
-                read(MRZLocator.crop(upright, $0.frame), frame: $0.frame, turnedBack: abs(tilt) >= 0.3 ? -tilt : 0, image: image, budget: budget, today: today)
-            }
+            readings += budget.take(zones.prefix(Self.mostCandidates)).map { read($0.frame) }
         }
-        guard let first = readings.first else { return (nil, false, upright) }
+        guard let first = readings.first else { return (nil, false, printed, upright) }
         // A zone found both ways is one zone: the centre of one reading's zone within the other's.
         var parsed: [Reading] = []
         for reading in readings where reading.isRead {
             if !parsed.contains(where: { Self.overlap($0.zone ?? [], reading.zone ?? []) }) { parsed.append(reading) }
         }
         guard parsed.count <= 1 else {
-            return (.unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil), true, upright)
+            return (.unreadable(.oneDocument, reason: "more than one machine-readable zone: photograph one document at a time", zone: nil), true, printed, upright)
         }
-        return (parsed.first ?? first, !long.isEmpty, upright)
+        return (parsed.first ?? first, !long.isEmpty, printed, upright)
     }
 
     /// Whether the centre of quadrilateral `a` lies within the bounding box of `b`.
@@ -220,24 +225,22 @@ public struct DocumentReader: Sendable {
         let corners = [(frame.x, frame.y), (frame.x + frame.width, frame.y), (frame.x + frame.width, frame.y + frame.height), (frame.x, frame.y + frame.height)]
             .map { Deskew.source(of: Point2D(x: $0.0, y: $0.1), turnedBy: turn, width: image.width, height: image.height) }
         let lines = ZoneDiagnosis.Lines(zone)
+        // Where the templates do not read, Tesseract may (`recognized`).
+        let recognizedAlone = { [self] in
+            self.recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: nil) }
+        }
         // Capitals smaller than the character matcher reads are not read, and no blur is judged
         // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
         // blurred it told people with a sharp photo to refocus.
         if lines.height > 0, lines.height < ZoneDiagnosis.minimumCharacterHeight {
-            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today) {
-                return .read(mrz, leastMargin: 0, zone: corners, page: nil)
-            }
-            return .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
+            return recognizedAlone() ?? .unreadable(.tooFar, reason: "the machine-readable zone's characters are too small to read", zone: corners)
         }
         // A zone blurred beyond 0.12 of its characters' height is not read by the templates: out
         // of focus, they read characters as others in ways the check digits missed
         // (`ZoneDiagnosis`). Tesseract, checked as below, read 19 of 30 such pages of the
         // evaluation of 2026-12-07 (seed 3) right and none wrong.
         if let smeared = ZoneDiagnosis.tooSmeared(zone, lines) {
-            if let mrz = recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today) {
-                return .read(mrz, leastMargin: 0, zone: corners, page: nil)
-            }
-            return .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
+            return recognizedAlone() ?? .unreadable(smeared, reason: "the machine-readable zone is too blurred to read", zone: corners)
         }
         // A zone seen at an angle is read straightened (`ZoneRectifier`); one nearly level is
         // read both as found and straightened, and the reading whose characters match their

@@ -34,12 +34,9 @@ enum CharacterLines {
         var width: Int { maxX - minX + 1 }
         var centreY: Double { Double(minY + maxY) / 2 }
 
-        /// How many of its pieces are fillers (`<`, `isChevron`); a run of them merged into one
-        /// piece counts for each filler's width in it.
+        /// How many of its pieces are fillers (`<`: `isChevron`, or `fillerSized` in small print);
+        /// a run of them merged into one piece counts for each filler's width in it.
         var fillers = 0
-
-        /// The slope (down per pixel across) of the line through its capitals' baselines.
-        var slope: Double { baseline.slope }
 
         /// The least-squares line through the baselines of the line's capitals: `at` x = 0.
         var baseline: (at: Double, slope: Double) {
@@ -113,19 +110,23 @@ enum CharacterLines {
         }
     }
 
-    /// Whether `image` shows lines of print either way up or on its side (the same pieces,
-    /// chained along its rows or its columns): a wall, noise or a gradient shows none.
-    static func hasLines(_ image: PageImage) -> Bool {
-        let pieces = self.pieces(image, threshold: MRZTextReader.otsu(image))
-        return !chains(of: pieces).isEmpty || !chains(of: pieces.map { Piece(minX: $0.minY, maxX: $0.maxY, minY: $0.minX, maxY: $0.maxX) }).isEmpty
+    /// Whether `pieces` make lines of print either way up or on their side (chained along rows
+    /// or along columns): a wall, noise or a gradient makes none.
+    static func hasLines(_ pieces: [Piece]) -> Bool {
+        !chains(of: pieces).isEmpty || !chains(of: pieces.map { Piece(minX: $0.minY, maxX: $0.maxY, minY: $0.minX, maxY: $0.maxX) }).isEmpty
     }
 
     /// The lines of at least `leastPieces` pieces on `image`, each at least 12 times as wide as
     /// its capitals are high, top to bottom.
     static func lines(in image: PageImage) -> [Line] {
         let threshold = MRZTextReader.otsu(image)
+        return lines(in: image, pieces: self.pieces(image, threshold: threshold), threshold: threshold)
+    }
+
+    /// `lines(in:)` from the `pieces` of `image` darker than `threshold`, found already.
+    static func lines(in image: PageImage, pieces: [Piece], threshold: UInt8) -> [Line] {
         var lines: [Line] = []
-        for var chain in chains(of: self.pieces(image, threshold: threshold)) {
+        for var chain in chains(of: pieces) {
             // A rule drawn beside the line (a frame round the zone) is taller than its capitals,
             // a speck beside it much smaller.
             let capitals = Line(chain).height
@@ -175,7 +176,7 @@ enum CharacterLines {
             let top = members.map(\.minY).min()!, bottom = members.map(\.maxY).max()!
             found.append(Zone(frame: Rect(x: Double(left - 2 * height), y: Double(top - height / 2), width: Double(right - left + 1 + 4 * height),
                                           height: Double(bottom - top + 1 + height)),
-                              slope: members.reduce(0.0) { $0 + $1.slope } / Double(members.count)))
+                              slope: members.reduce(0.0) { $0 + $1.baseline.slope } / Double(members.count)))
         }
         return found
     }
