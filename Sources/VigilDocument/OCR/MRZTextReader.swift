@@ -35,7 +35,7 @@ public struct MRZTextReader: Sendable {
     /// Template cell size: one pitch wide, one capital high.
     private let cellWidth: Int, cellHeight: Int
     /// The templates a position of each kind is matched against: its characters and the filler.
-    private let candidates: [MRZFormat.Kind: [(character: Character, index: Int, pixels: [Double])]]
+    private let candidates: [MRZFormat.Kind: [(character: Character, index: Int, pixels: [SIMD8<Float>])]]
     /// Each character's amount of ink, in its template.
     private let ink: [Character: Double]
 
@@ -45,7 +45,7 @@ public struct MRZTextReader: Sendable {
         let advance = font.glyph("0")?.advance ?? font.pixelHeight * 6 / 10
         cellWidth = advance
         cellHeight = capital
-        var templates: [(character: Character, index: Int, pixels: [Double])] = [], inks: [Character: Double] = [:]
+        var templates: [(character: Character, index: Int, pixels: [SIMD8<Float>])] = [], inks: [Character: Double] = [:]
         for (index, character) in Self.characters.enumerated() {
             var cell = PageImage(width: advance, height: capital)
             if let glyph = font.glyph(character) {
@@ -59,7 +59,7 @@ public struct MRZTextReader: Sendable {
             }
             var pixels = cell.pixels.map { 255 - Double($0) }
             Self.normalise(&pixels)
-            templates.append((character, index, pixels))
+            templates.append((character, index, Self.lanes(pixels)))
             inks[character] = cell.pixels.reduce(0) { $0 + 255 - Double($1) }
         }
         candidates = [.letter: templates.filter { $0.character.isLetter || $0.character == "<" }, .digit: templates.filter { $0.character.isNumber || $0.character == "<" },
@@ -226,35 +226,41 @@ public struct MRZTextReader: Sendable {
     }
 
     /// The cell at `x` (`width` wide, over `rows`), resampled to the template size, as ink
-    /// (0-255), normalised (`normalise`).
-    private func sampleCell(_ image: PageImage, x: Double, width: Double, rows: Range<Int>) -> [Double] {
+    /// (0-255), normalised (`normalise`), in lanes (`lanes`).
+    private func sampleCell(_ image: PageImage, x: Double, width: Double, rows: Range<Int>) -> [SIMD8<Float>] {
         let sx = width / Double(cellWidth), sy = Double(rows.count) / Double(cellHeight)
         var cell = image.samples(xs: (0..<cellWidth).map { x + (Double($0) + 0.5) * sx - 0.5 },
                                  ys: (0..<cellHeight).map { Double(rows.lowerBound) + (Double($0) + 0.5) * sy - 0.5 })
         for i in cell.indices { cell[i] = 255 - cell[i] }
         Self.normalise(&cell)
-        return cell
+        return Self.lanes(cell)
     }
 
-    /// The correlation of two normalised cells. Four running sums: one would wait on each
-    /// addition before the next, and this is the reader's innermost loop.
-    static func dot(_ a: [Double], _ b: [Double]) -> Double {
+    /// `values` in single precision, eight to a lane, the last lane padded with zeros: the
+    /// correlations (`dot`) are the reader's innermost loop, and lanes of eight floats take a
+    /// quarter of the steps of one double at a time.
+    static func lanes(_ values: [Double]) -> [SIMD8<Float>] {
+        (0..<((values.count + 7) / 8)).map { lane in
+            var out = SIMD8<Float>(repeating: 0)
+            for i in 0..<8 where lane * 8 + i < values.count { out[i] = Float(values[lane * 8 + i]) }
+            return out
+        }
+    }
+
+    /// The correlation of two normalised cells in lanes. Two running sums: one would wait on
+    /// each addition before the next.
+    static func dot(_ a: [SIMD8<Float>], _ b: [SIMD8<Float>]) -> Double {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 let count = min(a.count, b.count)
-                var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, i = 0
-                while i + 4 <= count {
+                var s0 = SIMD8<Float>(repeating: 0), s1 = SIMD8<Float>(repeating: 0), i = 0
+                while i + 2 <= count {
                     s0 += a[i] * b[i]
                     s1 += a[i + 1] * b[i + 1]
-                    s2 += a[i + 2] * b[i + 2]
-                    s3 += a[i + 3] * b[i + 3]
-                    i += 4
+                    i += 2
                 }
-                while i < count {
-                    s0 += a[i] * b[i]
-                    i += 1
-                }
-                return (s0 + s1) + (s2 + s3)
+                if i < count { s0 += a[i] * b[i] }
+                return Double((s0 + s1).sum())
             }
         }
     }
