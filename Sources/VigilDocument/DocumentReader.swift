@@ -193,6 +193,10 @@ public struct DocumentReader: Sendable {
 
     /// The widest line image Tesseract reads, in capitals' heights (with the white either side).
     static let widestLine = 64
+    /// The narrowest: a line of 30 characters spans 26 capitals' heights, 28 with the white (28.1
+    /// to 34 on the real specimens' cards). Lines of a page's other print, shorter, were a third
+    /// of the lines Tesseract read on the real specimens, and none read.
+    static let narrowestLine = 26
 
     /// What one photo's reading may still spend, whatever the photo: zones read (templates, and
     /// the diagnosis) and lines Tesseract reads (30 to 50 ms each). A page of ruled marks showed
@@ -227,7 +231,7 @@ public struct DocumentReader: Sendable {
         let lines = ZoneDiagnosis.Lines(zone)
         // Where the templates do not read, Tesseract may (`recognized`).
         let recognizedAlone = { [self] in
-            self.recognized(zone, lines, templates: try? reader.read(zone), budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: nil) }
+            self.recognized(zone, lines, templates: { try? reader.read(zone) }, budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: nil) }
         }
         // Capitals smaller than the character matcher reads are not read, and no blur is judged
         // on them: an edge of a pixel or two is as sharp as such small print gets, and read as
@@ -252,7 +256,7 @@ public struct DocumentReader: Sendable {
         let asFound = steep && straightened != nil ? nil : try? reader.read(zone)
         let candidates = [asFound, straightened.flatMap { try? reader.read($0) }].compactMap { $0 }
         let recognized = { [self] () -> Reading? in
-            self.recognized(zone, lines, templates: asFound ?? (try? reader.read(zone)), budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
+            self.recognized(zone, lines, templates: { asFound ?? (try? reader.read(zone)) }, budget: budget, today: today).map { Reading.read($0, leastMargin: 0, zone: corners, page: DocumentPage.locate(in: image, zone: text, format: $0.format)) }
         }
         let failed = { (reason: String) in recognized() ?? Reading.unreadable(ZoneDiagnosis.guidance(zone, lines, outline: outline), reason: reason, zone: corners) }
         guard let lines = candidates.max(by: { MRZTextReader.meanScore($0) < MRZTextReader.meanScore($1) }) else {
@@ -300,23 +304,28 @@ public struct DocumentReader: Sendable {
 
     /// The zone read line by line by `recognizer`, trusted only whole: every character confident
     /// and of its field's kind, every letter as `templates` (the template matcher's reading of
-    /// `zone`) read it or read with strong confidence and not contradicted by the templates
-    /// where Tesseract saw it, every check digit and date holding.
-    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, templates: [MRZTextReader.Line]?, budget: Budget, today: MRZDate) -> MRZ? {
+    /// `zone`, asked for only when the lines' images could be a zone's) read it or read with
+    /// strong confidence and not contradicted by the templates where Tesseract saw it, every
+    /// check digit and date holding.
+    private func recognized(_ zone: PageImage, _ lines: ZoneDiagnosis.Lines, templates: () -> [MRZTextReader.Line]?, budget: Budget, today: MRZDate) -> MRZ? {
+        guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0 else { return nil }
+        // A zone's line holds 30 to 44 characters: on the real specimens its image spans 28 to
+        // 44 capitals' heights (56 on a blurred photo, whose capitals measure short). A wider or
+        // narrower line is other print, and would cost Tesseract its width.
+        let images = lines.bands.map { Self.lineImage(zone, lines, band: $0) }
+        guard images.allSatisfy({ (Self.narrowestLine * lines.height...Self.widestLine * lines.height).contains($0.image.width) }) else { return nil }
         // Letters no check digit covers (names, codes) are checked against the templates too.
         // Lines of other text that looked like a zone's show few fillers even to the templates,
         // and are not worth Tesseract's 50 ms a line.
-        guard let recognizer, lines.bands.count == 2 || lines.bands.count == 3, lines.height > 0, let templates,
-              templates.count == lines.bands.count, templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers else { return nil }
-        // A zone's line holds at most 44 characters: on the real specimens its image spans 41 to
-        // 44 capitals' heights (56 on a blurred photo, whose capitals measure short). A wider
-        // line is other print, and would cost Tesseract its width.
-        let images = lines.bands.map { Self.lineImage(zone, lines, band: $0) }
-        guard images.allSatisfy({ $0.image.width <= Self.widestLine * lines.height }), budget.takeLines(images.count) else { return nil }
+        guard let templates = templates(), templates.count == lines.bands.count,
+              templates.map({ $0.text.count { $0 == "<" } }).reduce(0, +) >= Self.leastFillers, budget.takeLines(images.count) else { return nil }
         var read: [[MRZLineRecognizer.Character]] = []
         for image in images {
             let line = recognizer.read(image.image)
-            guard !line.isEmpty, line.allSatisfy({ $0.confidence >= Self.minimumRecognizerConfidence }) else { return nil }
+            // A zone's lines are of one length, 30, 36 or 44, and its first starts with the
+            // document's code, a letter: another line is not read after one that breaks this.
+            guard !line.isEmpty, line.allSatisfy({ $0.confidence >= Self.minimumRecognizerConfidence }), [30, 36, 44].contains(line.count),
+                  read.first.map({ $0.count == line.count }) ?? line[0].value.isLetter else { return nil }
             read.append(line)
         }
         guard let mrz = try? MRZ(lines: read.map { String($0.map(\.value)) }, today: today), mrz.checks.checkDigits, mrz.checks.dates else { return nil }
