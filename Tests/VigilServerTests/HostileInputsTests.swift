@@ -36,7 +36,7 @@ import VigilTestSupport
         func photo() -> TestServer.Response {
             t.request("POST", "/v1/client/document", bearer: token, headers: ["Content-Type": "image/jpeg"], body: blank)
         }
-        for _ in 0..<CaptureService.maxDocumentPhotos {
+        for _ in 0..<DocumentStep.maxPhotos {
             let answer = photo()
             #expect(answer.status == 200 && answer.json["captured"] as? Bool == false && answer.json["lockedOut"] == nil)
         }

@@ -22,8 +22,7 @@ extension DeviceAPI {
     static let maxCameraLabel = 128
 
     static func camera(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         let report = try context.decode(CameraReport.self, from: request.body, fields: ["label", "facing"])
         guard report.label.count <= maxCameraLabel, !report.label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw HTTPError(.invalidField, "label must be at most \(maxCameraLabel) characters without control characters")

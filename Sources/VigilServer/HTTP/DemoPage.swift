@@ -19,7 +19,7 @@ enum DemoPage {
             let tenant = try demoTenant(request, context)
             let level = RiskLevel(rawValue: request.query["risk"] ?? "low") ?? .low
             let id = Identifiers.sessionId(tenantId: tenant.id)
-            let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: .preset(level)) {
+            let (record, token) = context.lifecycle.newSession(tenantId: tenant.id, policy: .preset(level)) {
                 $0.id = id
                 $0.externalRef = "demo"
                 $0.redirectUrl = "\(context.baseURL)/demo/sessions/\(id)"
@@ -33,7 +33,7 @@ enum DemoPage {
             guard let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
                 throw HTTPError(.sessionNotFound, "no such demo session")
             }
-            return result(try context.capture.expireIfDue(record), context)
+            return result(try context.lifecycle.expireIfDue(record), context)
         }
     }
 

@@ -91,7 +91,7 @@ enum DeviceAPI {
         } else {
             let read = try context.stored { () throws(StoreError) in try context.store.session(id: head.id, tenantId: head.tenantId) }
             guard let read else { throw HTTPError(.invalidToken, "the session token is not valid") }
-            let record = try context.capture.expireIfDue(read)
+            let record = try context.lifecycle.expireIfDue(read)
             body = try statusView(record, context).jsonBytes
             context.statusAnswers.store(body, for: record.id, version: record.version)
         }
@@ -134,8 +134,7 @@ enum DeviceAPI {
             context.metrics.add("vigil_frames_refused_total{reason=\"frame_late\"}")
             throw ServerContext.busy(min(1000, max(100, Int(waitedMs))), "this frame waited too long for the server; send the next one later")
         }
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         try requireJPEG(request, "a frame")
         guard let text = request.header("vigil-capture-time"), let captureMs = Int(text), (0...3_600_000).contains(captureMs) else {
             throw HTTPError(.invalidCaptureTime, "'Vigil-Capture-Time' must be the capture time in ms since capture start (0-3600000)")
@@ -187,15 +186,14 @@ enum DeviceAPI {
     }
 
     static func finish(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         context.admission.release(sessionId: record.id)
-        return .json(try statusView(try context.capture.finish(record), context))
+        return .json(try statusView(try context.lifecycle.finish(record), context))
     }
 
     static func cancel(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
         let record = try context.deviceSession(request)
         context.admission.release(sessionId: record.id)
-        return .json(try statusView(try context.capture.cancel(record), context))
+        return .json(try statusView(try context.lifecycle.cancel(record), context))
     }
 }

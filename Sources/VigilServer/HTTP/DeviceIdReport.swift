@@ -13,8 +13,7 @@ extension DeviceAPI {
     }
 
     static func deviceId(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         let report = try context.decode(DeviceIdReport.self, from: request.body, fields: ["deviceId"])
         guard SessionRisk.isDeviceId(report.deviceId) else {
             throw HTTPError(.invalidField, "deviceId must be 8-128 characters of A-Z a-z 0-9 - _ . :")

@@ -14,8 +14,7 @@ extension DeviceAPI {
     }
 
     static func location(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         let report = try context.decode(LocationReport.self, from: request.body, fields: ["status", "latitude", "longitude", "accuracyMeters"])
         let coordinates = [report.latitude, report.longitude, report.accuracyMeters]
         switch report.status {

@@ -10,8 +10,7 @@ import VigilStore
 /// it, and the signed result says so (`risk.reflectionDeclined`).
 extension DeviceAPI {
     static func declineReflection(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let record = try context.deviceSession(request)
-        guard !record.status.isFinal else { throw CaptureService.finished(record) }
+        let record = try context.openDeviceSession(request)
         let restarted = try context.capture.declineReflection(record)
         return .json(MotionOnlyAnswer(attempt: restarted.attempt, challenges: restarted.challenges))
     }
@@ -20,12 +19,5 @@ extension DeviceAPI {
     struct MotionOnlyAnswer: Encodable {
         let type = "motion"
         let attempt: Int, challenges: Int
-    }
-}
-
-extension SessionRecord {
-    /// The policy each attempt runs: the tenant's, or its motion-only fallback once declined.
-    var attemptPolicy: LivenessPolicy {
-        risk?.reflectionDeclined == true ? policy.motionOnly() ?? policy : policy
     }
 }

@@ -136,7 +136,15 @@ extension ServerContext {
     func deviceSession(_ request: HTTPRequest) throws -> SessionRecord {
         let record = try authenticateDevice(request) { (hash) throws(StoreError) in try store.session(tokenHash: hash) }
         request.notes.tenantId = record.tenantId
-        return try capture.expireIfDue(record)
+        return try lifecycle.expireIfDue(record)
+    }
+
+    /// That session, refused when it is over (`SessionLifecycle.finished`): what every request
+    /// that changes a session starts from.
+    func openDeviceSession(_ request: HTTPRequest) throws -> SessionRecord {
+        let record = try deviceSession(request)
+        guard !record.status.isFinal else { throw SessionLifecycle.finished(record) }
+        return record
     }
 
     /// The head of that session (not expired here: the caller checks `expiresAt`).

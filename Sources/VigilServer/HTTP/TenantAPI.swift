@@ -80,7 +80,7 @@ enum TenantAPI {
             let face = try PhotoUpload.face(image, field: "referenceImage", context)
             return ReferenceFace(descriptor: face.descriptor.bytes, deleteAfter: context.clock.now.addingTimeInterval(context.configuration.retention))
         }
-        let (record, token) = context.capture.newSession(tenantId: tenant.id, policy: validated) {
+        let (record, token) = context.lifecycle.newSession(tenantId: tenant.id, policy: validated) {
             $0.ssid = body.ssid
             $0.externalRef = body.externalRef
             $0.locale = body.locale
@@ -158,7 +158,7 @@ enum TenantAPI {
         guard id.utf8.count <= 64, let record = try context.stored({ () throws(StoreError) in try context.store.session(id: id, tenantId: tenant.id) }) else {
             throw HTTPError(.sessionNotFound, "no such session")
         }
-        return try context.capture.expireIfDue(record)
+        return try context.lifecycle.expireIfDue(record)
     }
 
     static func readSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
@@ -180,9 +180,9 @@ enum TenantAPI {
         return .json(result, headers: [("Cache-Control", "no-store")])
     }
 
-    /// Erases a session's personal data (see `CaptureService.erase`); an open session is cancelled first.
+    /// Erases a session's personal data (see `SessionLifecycle.erase`); an open session is cancelled first.
     static func eraseSession(_ request: HTTPRequest, _ context: ServerContext) throws -> HTTPResponse {
-        let stored = try context.capture.erase(try owned(request, context))
+        let stored = try context.lifecycle.erase(try owned(request, context))
         struct Erased: Encodable { let sessionId: String, status: SessionStatus, erased: Bool }
         return .json(Erased(sessionId: stored.id, status: stored.status, erased: true))
     }

@@ -64,7 +64,7 @@ final class BackgroundWorker: Sendable {
         // Keys rotated or revoked elsewhere (the CLI, another node); a failed read keeps the keys in hand.
         _ = attempt("refresh_keys") { try context.signer.refreshIfDue(now: now) }
         for session in attempt("find_expired", { try context.store.expiredSessions(now: now, limit: 100) }) ?? [] {
-            _ = attempt("expire_session") { try context.capture.expireIfDue(session) }
+            _ = attempt("expire_session") { try context.lifecycle.expireIfDue(session) }
         }
         let webhooksBefore = now.addingTimeInterval(-context.configuration.retention)
         if let purged = attempt("purge", { try context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore) }), purged > 0 {

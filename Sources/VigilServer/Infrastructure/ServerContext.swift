@@ -46,8 +46,12 @@ final class ServerContext: Sendable {
         set { base.withLock { $0 = newValue } }
     }
 
-    /// The capture flow over this context.
+    /// The capture of open sessions over this context.
     var capture: CaptureService { CaptureService(context: self) }
+    /// How sessions start and end over this context.
+    var lifecycle: SessionLifecycle { SessionLifecycle(context: self) }
+    /// The sessions' document step over this context.
+    var documentStep: DocumentStep { DocumentStep(context: self) }
 
     /// A store call, its failure answered as 503 (the database is the server's problem, not the caller's).
     func stored<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
