@@ -157,9 +157,11 @@ public final class VigilServer: Sendable {
         }
     }
 
-    /// Stops accepting, drains requests in progress, stops.
+    /// Stops accepting, drains requests in progress, stops, and rids the database's files of
+    /// what was erased or purged (`SessionLifecycle.reclaim`).
     public func shutdown() {
         http.shutdown()
         worker.stop()
+        context.lifecycle.reclaim()
     }
 }

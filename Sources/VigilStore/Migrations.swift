@@ -68,6 +68,12 @@ public enum Migrations {
             delete_after_ms BIGINT NOT NULL);
         CREATE INDEX document_images_deadline ON document_images(delete_after_ms);
         """),
+        // When a session's personal data was erased (by DELETE or the retention purge); until
+        // then, the purge finds the ended sessions that still hold it.
+        (7, """
+        ALTER TABLE sessions ADD COLUMN erased_at_ms BIGINT;
+        CREATE INDEX sessions_unerased ON sessions(updated_at_ms) WHERE erased_at_ms IS NULL;
+        """),
     ]
 
     /// The newest version.

@@ -19,7 +19,7 @@ final class TestServer: @unchecked Sendable {
     /// The servers' clock: the system's, moved on by `advance(by:)`.
     let clock = TestClock()
     let server: VigilServer
-    let store: SQLiteStore
+    let store: any Store
     let data: URL
     var apiKeys: [String: String] = [:]
     var tenantIds: [String: String] = [:]
@@ -38,10 +38,12 @@ final class TestServer: @unchecked Sendable {
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
          frameCapacity: Double? = TestServer.frameCapacity, maxFrameWait: Double? = nil, demo: Bool = false, trustedProxies: [IPRange] = [],
-         rateLimited: Bool = true, perSessionToken: (burst: Double, perSecond: Double)? = nil, logger: any Logger = SilentLogger()) throws {
+         rateLimited: Bool = true, perSessionToken: (burst: Double, perSecond: Double)? = nil, logger: any Logger = SilentLogger(),
+         database: String? = nil) throws {
         self.inProcess = inProcess
         data = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-server-\(UUID().uuidString)")
-        store = try VigilServer.openStore(data)
+        // SQLite in the data directory, or the PostgreSQL database of `database` (libpq settings).
+        store = try database.map { try VigilServer.openStore(database: $0, connections: 4) } ?? VigilServer.openStore(data)
         for name in tenants {
             let (tenant, key) = try Administration.createTenant(name: name, in: store)
             apiKeys[name] = key

@@ -26,6 +26,21 @@ public enum TestPostgres {
         try administer("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
     }
 
+    /// The files that hold the database of `settings` (made by `newDatabase`): its directory's
+    /// and the server's write-ahead log's. The tests' server runs on this machine.
+    public static func files(of settings: String) throws -> [URL] {
+        let name = settings.components(separatedBy: "dbname=").last ?? ""
+        guard let directory = try administer("SHOW data_directory").first,
+              let oid = try administer("SELECT oid FROM pg_database WHERE datname = '\(name)'").first else {
+            throw Unavailable(description: "no data directory or database \(name)")
+        }
+        let root = URL(fileURLWithPath: directory)
+        return try [root.appendingPathComponent("base/\(oid)"), root.appendingPathComponent("pg_wal")].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        }
+    }
+
     private static func serverSettings() throws -> String {
         guard let server else {
             throw Unavailable(description: "VIGIL_TEST_POSTGRES is not set: run the tests through scripts/test, which starts PostgreSQL")
@@ -33,8 +48,9 @@ public enum TestPostgres {
         return server
     }
 
-    /// Runs `sql` on the server's maintenance database.
-    private static func administer(_ sql: String) throws {
+    /// Runs `sql` on the server's maintenance database; the first column of its rows.
+    @discardableResult
+    private static func administer(_ sql: String) throws -> [String] {
         guard let connection = PQconnectdb("\(try serverSettings()) dbname=postgres") else { throw Unavailable(description: "libpq: out of memory") }
         defer { PQfinish(connection) }
         guard PQstatus(connection) == CONNECTION_OK else { throw Unavailable(description: String(cString: PQerrorMessage(connection))) }
@@ -43,5 +59,6 @@ public enum TestPostgres {
         guard [PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(result)) else {
             throw Unavailable(description: String(cString: PQerrorMessage(connection)))
         }
+        return (0..<PQntuples(result)).map { String(cString: PQgetvalue(result, $0, 0)) }
     }
 }

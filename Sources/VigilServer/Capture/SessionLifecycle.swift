@@ -59,12 +59,57 @@ struct SessionLifecycle {
         }
     }
 
+    /// Erases a session's personal data (`erasingPersonalData`), then rids the database's files
+    /// of it (`reclaim`). An open session is cancelled first.
+    func erase(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
+        let erased = try erasingPersonalData(record)
+        reclaim()
+        return erased
+    }
+
+    /// How many ended sessions one purge erases.
+    static let purgeBatch = 100
+
+    /// The retention purge at `now`: audit images, reference faces, document images and frame
+    /// hashes past their deadline, settled webhooks older than the retention period, then the
+    /// personal data of sessions that ended longer ago than that (erased as `erase` does, a batch
+    /// at a time). How many it removed or erased; the files are rid of them by `reclaim`.
+    func purge(now: Date) throws(ServiceError) -> Int {
+        let ended = now.addingTimeInterval(-context.configuration.retention)
+        var purged = try context.stored { () throws(StoreError) in try context.store.purgePersonalData(now: now, webhooksBefore: ended) }
+        let holding = try context.stored { () throws(StoreError) in
+            try context.store.sessionsHoldingPersonalData(endedBefore: ended, limit: Self.purgeBatch)
+        }
+        for record in holding {
+            do {
+                _ = try erasingPersonalData(record)
+                purged += 1
+            } catch where error.code == .concurrentUpdate {
+                // Erased or changed by another node meanwhile: the next purge sees it as it is.
+            }
+        }
+        return purged
+    }
+
+    /// Rids the database's files of what was deleted (`Store.reclaim`, the log retired too). A
+    /// failure is logged, not answered: what was erased is gone from every query already, and
+    /// the next purge or shutdown reclaims again.
+    func reclaim() {
+        do {
+            if try context.store.reclaim(retiringLog: true) == false {
+                context.logger.log(.warning, "reclaim_partial", ["cause": "the database role may not checkpoint: erased data stays in its log until it is recycled (docs/security.md)"])
+            }
+        } catch {
+            context.logger.log(.error, "reclaim_failed", ["cause": .text("\(error)")])
+        }
+    }
+
     /// Erases a session's personal data: the audit image, the reference face, the document image
     /// and what was read of the document but its type and checks, the `ssid`, the location's
     /// coordinates, the device id and the camera label, in the session, in its result
-    /// (signed again without them) and in its webhooks not yet delivered. An open session is
-    /// cancelled first.
-    func erase(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
+    /// (signed again without them) and in its webhooks not yet delivered; the session is marked
+    /// erased. An open session is cancelled first.
+    private func erasingPersonalData(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
         var erased = record
         erased.ssid = nil
         erased.risk = erased.risk?.erasingPersonalData

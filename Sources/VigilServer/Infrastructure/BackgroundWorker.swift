@@ -4,8 +4,9 @@ import VigilCore
 import VigilStore
 
 /// Once a second: reads the signing keys again when due, marks sessions past `expiresAt` expired
-/// (queuing `session.expired`), deletes audit images and reference faces past their retention
-/// deadline and idempotent answers past a day, then starts due webhooks from the outbox
+/// (queuing `session.expired`), runs the retention purge (`SessionLifecycle.purge`, and
+/// `reclaim` within `reclaimInterval`), deletes idempotent answers past a day, then starts due
+/// webhooks from the outbox
 /// (`WebhookDispatcher`, on `WebhookLanes`: one tenant's slow endpoint holds up no one else).
 /// Everything it does is in the store, so a restart loses nothing.
 final class BackgroundWorker: Sendable {
@@ -16,6 +17,11 @@ final class BackgroundWorker: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// How often, while deliveries are under way, freed lanes look for the next due delivery (s).
     static let backlogPoll = 0.05
+    /// The least time between two reclaims after purges (s): PostgreSQL's reclaim vacuums and
+    /// forces two checkpoints, and its own default is one checkpoint every 5 minutes.
+    static let reclaimInterval: TimeInterval = 300
+    /// Whether a purge removed something not reclaimed yet, and when the last reclaim ran.
+    private let reclaim = Mutex<(pending: Bool, last: Date?)>((false, nil))
 
     init(context: ServerContext) {
         self.context = context
@@ -66,10 +72,17 @@ final class BackgroundWorker: Sendable {
         for session in attempt("find_expired", { try context.store.expiredSessions(now: now, limit: 100) }) ?? [] {
             _ = attempt("expire_session") { try context.lifecycle.expireIfDue(session) }
         }
-        let webhooksBefore = now.addingTimeInterval(-context.configuration.retention)
-        if let purged = attempt("purge", { try context.store.purgePersonalData(now: now, webhooksBefore: webhooksBefore) }), purged > 0 {
+        if let purged = attempt("purge", { try context.lifecycle.purge(now: now) }), purged > 0 {
             context.metrics.add("vigil_personal_data_purged_total", Double(purged))
+            reclaim.withLock { $0.pending = true }
         }
+        // What the purge removed leaves the database's files at most `reclaimInterval` later.
+        let due = reclaim.withLock { state -> Bool in
+            guard state.pending, now.timeIntervalSince(state.last ?? .distantPast) >= Self.reclaimInterval else { return false }
+            state = (false, now)
+            return true
+        }
+        if due { context.lifecycle.reclaim() }
         _ = attempt("purge_idempotency") { try context.store.purgeIdempotency(before: now.addingTimeInterval(-IdempotencyAnswer.lifetime)) }
         return startDueWebhooks(now: now)
     }

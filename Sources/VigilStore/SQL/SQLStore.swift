@@ -170,6 +170,7 @@ public class SQLStore: Store, @unchecked Sendable {
                     ON CONFLICT (session_id) DO UPDATE SET jpeg = excluded.jpeg, portrait = excluded.portrait, delete_after_ms = excluded.delete_after_ms
                     """, [.text(session.id), .blob(image.jpeg), image.portrait.map(SQLValue.blob) ?? .null, ms(image.deleteAfter)])
             case .erase(let payloads):
+                try c.query("UPDATE sessions SET erased_at_ms = ?2 WHERE id = ?1", [.text(session.id), ms(session.updatedAt)])
                 try c.query("DELETE FROM audit_images WHERE session_id = ?1", [.text(session.id)])
                 try c.query("DELETE FROM document_images WHERE session_id = ?1", [.text(session.id)])
                 try c.query("DELETE FROM reference_faces WHERE session_id = ?1", [.text(session.id)])
@@ -242,6 +243,20 @@ public class SQLStore: Store, @unchecked Sendable {
             try c.query("DELETE FROM webhook_outbox WHERE state IN ('delivered', 'dead') AND created_at_ms < ?1", [ms(webhooksBefore)])
             return purged + c.changes
         }
+    }
+
+    public func sessionsHoldingPersonalData(endedBefore: Date, limit: Int) throws(StoreError) -> [SessionRecord] {
+        let rows = try reading { c in
+            try c.query("""
+                SELECT \(Self.sessionColumns) FROM sessions WHERE erased_at_ms IS NULL AND updated_at_ms < ?1 \
+                AND status IN ('completed', 'cancelled', 'expired') ORDER BY updated_at_ms, id LIMIT ?2
+                """, [ms(endedBefore), .integer(Int64(limit))])
+        }
+        return try rows.map(Self.session)
+    }
+
+    public func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
+        try database.reclaim(retiringLog: retiringLog)
     }
 
     public func webhooks(sessionId: String) throws(StoreError) -> [WebhookDelivery] {

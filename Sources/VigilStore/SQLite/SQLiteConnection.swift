@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection (WAL, foreign keys on, busy timeout), used by one thread at a time.
+/// One SQLite connection (WAL, foreign keys on, secure delete, busy timeout), used by one
+/// thread at a time.
 ///
 /// Owns its `sqlite3*` from `init` to `deinit`; not Sendable: `SQLiteDatabase` serialises access.
 final class SQLiteConnection: SQLConnection {
@@ -23,6 +24,10 @@ final class SQLiteConnection: SQLConnection {
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")
+        // Deleted rows and the old versions of changed ones are overwritten with zeros, in the
+        // pages they leave: erased personal data is not left in free space (`reclaim` then
+        // moves those pages from the log into the file).
+        try execute("PRAGMA secure_delete = ON")
     }
 
     deinit {

@@ -45,6 +45,19 @@ final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         return try Self.typed { try body(writer) }
     }
 
+    /// Checkpoints the log into the file and truncates it to nothing, with every reader held
+    /// (a reader's snapshot would keep the log's frames in use). The log holds every page as
+    /// written, erased data included, until then.
+    func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        for reader in readers { reader.lock.lock() }
+        defer { for reader in readers { reader.lock.unlock() } }
+        let result = try writer.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        // (busy, log frames, frames checkpointed): busy 0 when the log was emptied.
+        return result.first?.first?.int == 0
+    }
+
     /// Runs a read on a free reader connection (waiting for the first when all are busy), or on
     /// the writer when there are none.
     func reading<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
