@@ -38,7 +38,7 @@ threading.Thread(target=receiver.serve_forever, daemon=True).start()
 server = None
 def start():
     global server
-    server = subprocess.Popen([args.binary, "serve", "--port", str(args.port), "--data", data, "--allow-private-webhooks",
+    server = subprocess.Popen([args.binary, "serve", "--demo", "--port", str(args.port), "--data", data, "--allow-private-webhooks",
                                "--no-rate-limits", "--connections-per-ip", "0"], stdout=subprocess.PIPE, stderr=open(os.path.join(work, "serve.log"), "a"))
     line = server.stdout.readline()
     for _ in range(200):

@@ -28,6 +28,8 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case notFound = "not_found"
     /// No such session (also another tenant's).
     case sessionNotFound = "session_not_found"
+    /// No such live API key of the tenant.
+    case apiKeyNotFound = "api_key_not_found"
     /// The route exists for other methods (see `Allow`).
     case methodNotAllowed = "method_not_allowed"
     /// An `Idempotency-Key` reused with another body.
@@ -56,6 +58,10 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case documentAlreadyCaptured = "document_already_captured"
     /// The policy requires a document before the liveness step.
     case documentRequired = "document_required"
+    /// The tenant holds as many live API keys as it may (two, for a rotation): revoke one first.
+    case apiKeyLimit = "api_key_limit"
+    /// The tenant's last live API key cannot be revoked with the API (the operator can).
+    case lastAPIKey = "last_api_key"
     /// The session passed `expiresAt`.
     case sessionExpired = "session_expired"
     /// The body is larger than the route takes.
@@ -90,9 +96,9 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable {
         switch self {
         case .invalidJSON, .unknownField, .invalidField, .missingField, .invalidPolicy, .invalidCaptureTime, .invalidIdempotencyKey, .invalidWebhookURL: 400
         case .missingAPIKey, .invalidAPIKey, .invalidToken: 401
-        case .notFound, .sessionNotFound: 404
+        case .notFound, .sessionNotFound, .apiKeyNotFound: 404
         case .methodNotAllowed: 405
-        case .idempotencyConflict, .sessionFinished, .sessionLocked, .concurrentUpdate, .deviceIdAlreadyReported, .locationNotRequested, .locationAlreadyReported, .reflectionAlreadyDeclined, .reflectionStarted, .motionOnlyNotAllowed, .documentNotRequested, .documentAlreadyCaptured, .documentRequired: 409
+        case .idempotencyConflict, .sessionFinished, .sessionLocked, .concurrentUpdate, .deviceIdAlreadyReported, .locationNotRequested, .locationAlreadyReported, .reflectionAlreadyDeclined, .reflectionStarted, .motionOnlyNotAllowed, .documentNotRequested, .documentAlreadyCaptured, .documentRequired, .apiKeyLimit, .lastAPIKey: 409
         case .sessionExpired: 410
         case .bodyTooLarge, .imageTooLarge: 413
         case .unsupportedMediaType: 415

@@ -2,9 +2,11 @@ import Foundation
 
 /// The JSON encoding conventions every Vigil surface uses (CLI, API, signed payloads).
 public enum VigilJSON {
-    /// An encoder with sorted keys and no escaped slashes, so output is stable and diffable.
+    /// An encoder with sorted keys and no escaped slashes, so output is stable and diffable, and
+    /// dates in RFC 3339 (UTC).
     public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
                                           : [.sortedKeys, .withoutEscapingSlashes]
         return encoder

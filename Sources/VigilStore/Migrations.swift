@@ -74,6 +74,16 @@ public enum Migrations {
         ALTER TABLE sessions ADD COLUMN erased_at_ms BIGINT;
         CREATE INDEX sessions_unerased ON sessions(updated_at_ms) WHERE erased_at_ms IS NULL;
         """),
+        // API keys get an id and a prefix to be named by, and can be revoked. Keys made before
+        // have no prefix (only their hash was kept).
+        (8, """
+        ALTER TABLE api_keys ADD COLUMN id TEXT;
+        ALTER TABLE api_keys ADD COLUMN prefix TEXT;
+        ALTER TABLE api_keys ADD COLUMN revoked_at_ms BIGINT;
+        UPDATE api_keys SET id = 'ak_' || substr(key_hash, 1, 16);
+        CREATE UNIQUE INDEX api_keys_id ON api_keys(id);
+        CREATE INDEX api_keys_tenant ON api_keys(tenant_id);
+        """),
     ]
 
     /// The newest version.

@@ -2,6 +2,31 @@ import Foundation
 import VigilCore
 
 /// A customer of this Vigil: its sessions, keys and webhook are its own.
+/// An API key as the store keeps it: never the key itself, only its hash (stored apart), an id
+/// and the key's first characters to name it by.
+public struct APIKeyRecord: Hashable, Sendable {
+    /// Stable id ("ak_...").
+    public var id: String
+    /// The tenant it authenticates.
+    public var tenantId: String
+    /// The key's first characters ("vk_live_" and 4 more), shown to tell keys apart; nil for
+    /// keys made before prefixes were kept.
+    public var prefix: String?
+    /// When it was made.
+    public var createdAt: Date
+    /// When it was revoked; nil while it is live.
+    public var revokedAt: Date?
+
+    /// A key record.
+    public init(id: String, tenantId: String, prefix: String?, createdAt: Date, revokedAt: Date? = nil) {
+        self.id = id
+        self.tenantId = tenantId
+        self.prefix = prefix
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+}
+
 public struct Tenant: Hashable, Sendable {
     /// Stable id ("tn_...").
     public var id: String

@@ -13,6 +13,21 @@ public protocol Store: Sendable {
     func updateTenant(_ tenant: Tenant) throws(StoreError)
     /// Adds an API key (its SHA-256 only) for a tenant.
     func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError)
+    /// Stores `key` (whose secret hashes to `hash`) when its tenant has fewer than `maxLive` live
+    /// keys; false when it has that many.
+    func insertAPIKey(_ key: APIKeyRecord, hash: String, maxLive: Int) throws(StoreError) -> Bool
+    /// A tenant's API keys, live and revoked, oldest first.
+    func apiKeys(tenantId: String) throws(StoreError) -> [APIKeyRecord]
+    /// The key whose secret hashes to `hash`, live or revoked.
+    func apiKey(hash: String) throws(StoreError) -> APIKeyRecord?
+    /// Revokes key `id` (of `tenantId` when given) at `date`, unless `keepingOne` and it is its
+    /// tenant's last live key; the key as revoked, nil when there is no such live key (or it is
+    /// the last one kept).
+    func revokeAPIKey(id: String, tenantId: String?, at date: Date, keepingOne: Bool) throws(StoreError) -> APIKeyRecord?
+    /// Deletes a tenant and everything of it: sessions with their images, faces and frame
+    /// hashes, webhooks, idempotent answers and API keys, in one transaction. False when there
+    /// is no such tenant.
+    func deleteTenant(id: String) throws(StoreError) -> Bool
     /// The tenant an API key hash belongs to.
     func tenant(apiKeyHash: String) throws(StoreError) -> Tenant?
     /// A tenant's capture-page branding (opaque to the store), when set.

@@ -41,7 +41,10 @@ enum ServeCommand {
         let connections = Int(try args.double("database-connections", default: 8, range: 1...1000))
         let store = try DataOption.store(args, connections: connections)
         let storage = DataOption.database(args) == nil ? configuration.dataDirectory.path : "postgresql"
-        let demo = try Administration.createDemoTenantIfEmpty(in: store)
+        // Only the demo makes a tenant of its own; a production start with an empty store says how
+        // to make one, and prints no key.
+        let demo = configuration.demo ? try Administration.createDemoTenantIfEmpty(in: store) : nil
+        let empty = try store.tenants().isEmpty
         let models = try FaceModels()
         if !BLASRuntime.isThreadSafe {
             logger.log(.warning, "blas_not_thread_safe", ["note": "the loaded OpenBLAS is single-threaded, so face analysis runs one call at a time; install libopenblas0-pthread"])
@@ -62,8 +65,10 @@ enum ServeCommand {
                               demoTenant: demo.map { .init(tenantId: $0.tenant.id, apiKey: $0.apiKey) }))
         logger.log(.info, "started", ["listening": .text(server.baseURL), "data": .text(storage)])
         if demo != nil {
-            let page = configuration.demo ? "; open \(server.baseURL)/demo in a browser" : "; --demo serves a page to try it at /demo"
-            logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout\(page)")])
+            logger.log(.warning, "demo_tenant_created", ["note": .text("its API key is shown once, on stdout; open \(server.baseURL)/demo in a browser")])
+        } else if empty {
+            let where_ = DataOption.database(args) == nil ? "--data \(configuration.dataDirectory.path)" : "--database URL"
+            logger.log(.warning, "no_tenants", ["note": .text("create one with: vigil tenants create NAME \(where_)")])
         }
         termination.wait()
         logger.log(.info, "stopping", ["note": "draining requests in progress"])

@@ -12,8 +12,9 @@ struct Vigil {
       liveness SESSION_DIR   the liveness engine on a recorded session (exit 0 passed, 1 failed, 2 bad input)
       synth session|eval     synthetic sessions and attacks from photos; the liveness evaluation
       serve                  the verification server (HTTP API, capture page, signed results)
-      tenants create|list    tenants and their API keys
-      keys rotate            a new result-signing key (old ones stay published)
+      tenants create|list|delete   tenants (delete erases everything of one)
+      keys create|list|revoke      a tenant's API keys (two live at most, for a rotation)
+      signing-keys rotate|revoke   the result-signing keys (old ones stay published)
       sessions list|show     stored sessions
       webhooks deliveries    the webhook outbox and its delivery state
       capture                the headless capture host against a server (exit 0 passed, 1 failed, 2 error)
@@ -22,7 +23,8 @@ struct Vigil {
     /// Each command's usage, printed by `vigil COMMAND --help`.
     static let commandUsage: [String: String] = [
         "analyze": AnalyzeCommand.usage, "compare": CompareCommand.usage, "document": DocumentCommand.usage, "liveness": LivenessCommand.usage, "synth": SynthCommand.usage,
-        "serve": ServeCommand.usage, "tenants": AdminCommands.usage, "keys": AdminCommands.usage, "sessions": AdminCommands.usage,
+        "serve": ServeCommand.usage, "tenants": AdminCommands.usage, "keys": AdminCommands.usage,
+        "signing-keys": AdminCommands.usage, "sessions": AdminCommands.usage,
         "webhooks": AdminCommands.usage, "capture": CaptureCommand.usage,
     ]
 
@@ -48,6 +50,7 @@ struct Vigil {
             case "serve": status = try ServeCommand.run(arguments)
             case "tenants": status = try AdminCommands.tenants(arguments)
             case "keys": status = try AdminCommands.keys(arguments)
+            case "signing-keys": status = try AdminCommands.signingKeys(arguments)
             case "sessions": status = try AdminCommands.sessions(arguments)
             case "webhooks": status = try AdminCommands.webhooks(arguments)
             case "capture": status = try CaptureCommand.run(arguments)

@@ -18,7 +18,7 @@ import Testing
         let example = try Self.built()
         let data = ServeCLITests.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try ServeCLITests.Served(data: data)
+        let served = try ServeCLITests.Served(data: data, extra: ["--demo"])
         defer { _ = served.stop(SIGTERM) }
         let demo = try #require(served.started["demoTenant"] as? [String: Any])
         let key = try #require(demo["apiKey"] as? String), tenant = try #require(demo["tenantId"] as? String)

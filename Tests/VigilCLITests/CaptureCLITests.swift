@@ -14,7 +14,7 @@ import VigilSynth
     @Test func aRecordedPhotoSessionIsCapturedAndFailsWithASignedResultExitOne() throws {
         let data = ServeCLITests.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try ServeCLITests.Served(data: data)
+        let served = try ServeCLITests.Served(data: data, extra: ["--demo"])
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         let (status, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "free"])
@@ -38,7 +38,7 @@ import VigilSynth
     @Test func aSyntheticPersonFollowingTheServerPassesAndATiltedPrintFailsAtLow() throws {
         let data = ServeCLITests.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try ServeCLITests.Served(data: data)
+        let served = try ServeCLITests.Served(data: data, extra: ["--demo"])
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         func capture(_ species: String, seed: Int) throws -> (status: Int32, states: [[String: Any]]) {
@@ -63,7 +63,7 @@ import VigilSynth
     @Test func aDocumentThenTheLivePersonAreCapturedAndTheDocumentIsInTheResult() throws {
         let data = ServeCLITests.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try ServeCLITests.Served(data: data)
+        let served = try ServeCLITests.Served(data: data, extra: ["--demo"])
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         let fields = MRZComposer.Fields(documentCode: "I", issuingState: "UTO", documentNumber: "D23145890", surname: "OBAMA", givenNames: "BARACK",
@@ -141,7 +141,7 @@ import VigilSynth
     @Test func aTracedOrPreloadedCaptureStopsBeforeSendingAndACleanOneDoesNot() throws {
         let data = ServeCLITests.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try ServeCLITests.Served(data: data)
+        let served = try ServeCLITests.Served(data: data, extra: ["--demo"])
         defer { _ = served.stop(SIGTERM) }
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         let (_, session) = ServeCLITests.http("POST", served.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"])

@@ -25,7 +25,7 @@ import VigilVerifier
             var nodes: [ServeCLITests.Served] = []
             // One after the other: the first finds the database empty and makes the demo tenant.
             for directory in directories {
-                nodes.append(try ServeCLITests.Served(data: directory, extra: ["--database", database, "--allow-private-webhooks", "--no-rate-limits"]))
+                nodes.append(try ServeCLITests.Served(data: directory, extra: ["--database", database, "--allow-private-webhooks", "--no-rate-limits", "--demo"]))
             }
             self.nodes = nodes
         }
@@ -222,6 +222,22 @@ import VigilVerifier
         }.resume()
         done.wait()
         #expect(box.policy?.hasSuffix("frame-ancestors https://shop.example") == true, "\(box.policy ?? "none")")
+    }
+
+    @Test func anAPIKeyRevokedThroughOneNodeIsRefusedByBothAtOnce() throws {
+        let cluster = try Cluster()
+        // A rotation: a second key made through node 0, the first revoked through node 1.
+        let (made, second) = ServeCLITests.http("POST", cluster.nodes[0].base + "/v1/api-keys", bearer: cluster.apiKey)
+        let key = try #require(second["apiKey"] as? String, "\(made) \(second)")
+        let (_, listed) = ServeCLITests.http("GET", cluster.nodes[1].base + "/v1/api-keys", bearer: key)
+        let first = try #require((listed["keys"] as? [[String: Any]])?.first { $0["current"] == nil }?["keyId"] as? String)
+        #expect(ServeCLITests.http("DELETE", cluster.nodes[1].base + "/v1/api-keys/\(first)", bearer: key).0 == 200)
+        // No node caches keys: the very next request with the old key fails on both.
+        for node in cluster.nodes {
+            let (status, answer) = ServeCLITests.http("POST", node.base + "/v1/sessions", bearer: cluster.apiKey, json: ["riskLevel": "low"])
+            #expect(status == 401 && (answer["error"] as? [String: Any])?["code"] as? String == "invalid_api_key")
+            #expect(ServeCLITests.http("POST", node.base + "/v1/sessions", bearer: key, json: ["riskLevel": "low"]).0 == 201)
+        }
     }
 
     @Test func aKeyRotatedOnTheDatabaseSignsOnOneNodeAndVerifiesOnTheOther() throws {

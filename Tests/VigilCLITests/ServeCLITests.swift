@@ -73,9 +73,14 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("vigil-serve-\(UUID().uuidString)").path
     }
 
-    @Test func aFreshDataDirectoryGetsADemoTenantAndSIGTERMExitsCleanly() throws {
+    @Test func onlyTheDemoMakesATenantOnAFreshDataDirectoryAndSIGTERMExitsCleanly() throws {
         let data = Self.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
+        // A production start prints no key: a key on stdout ends up in terminals and logs.
+        let production = try Served(data: data)
+        #expect(production.started["demoTenant"] == nil && !production.base.isEmpty)
+        #expect(production.stop(SIGTERM) == 0)
+        #expect(try (CLITests.run(["tenants", "list", "--data", data]).json as? [Any])?.isEmpty == true)
         let served = try Served(data: data, extra: ["--demo"])
         let demo = try #require(served.started["demoTenant"] as? [String: Any])
         let key = try #require(demo["apiKey"] as? String)
@@ -93,7 +98,7 @@ import Testing
     @Test func aKilledServerLosesNoResultAndNoQueuedWebhook() throws {
         let data = Self.temporaryData()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let served = try Served(data: data, extra: ["--allow-private-webhooks"])
+        let served = try Served(data: data, extra: ["--allow-private-webhooks", "--demo"])
         let key = try #require((served.started["demoTenant"] as? [String: Any])?["apiKey"] as? String)
         // A webhook endpoint that is down: the event stays queued.
         #expect(Self.http("PUT", served.base + "/v1/webhooks", bearer: key, json: ["url": "http://127.0.0.1:9/hook"]).0 == 200)
@@ -104,7 +109,7 @@ import Testing
         let signed = try #require(finished["signedResult"] as? String)
         #expect(served.stop(SIGKILL) != 0)
 
-        let restarted = try Served(data: data, extra: ["--allow-private-webhooks"])
+        let restarted = try Served(data: data, extra: ["--allow-private-webhooks", "--demo"])
         let (readStatus, read) = Self.http("GET", restarted.base + "/v1/sessions/\(id)", bearer: key)
         // The result the device got survives the kill: its copy for the device is the stored result's.
         let stored = try #require(read["result"] as? [String: Any]), copy = try Self.payload(signed)
@@ -125,14 +130,38 @@ import Testing
         #expect((tenant["apiKey"] as? String)?.hasPrefix("vk_live_") == true)
         let listed = try CLITests.run(["tenants", "list", "--data", data])
         #expect((listed.json as? [[String: Any]])?.first?["name"] as? String == "acme")
-        let rotated = try CLITests.run(["keys", "rotate", "--data", data])
+        // Dates an operator reads are RFC 3339.
+        #expect(((listed.json as? [[String: Any]])?.first?["createdAt"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+        let rotated = try CLITests.run(["signing-keys", "rotate", "--data", data])
         #expect(rotated.status == 0 && (rotated.json as? [String: Any])?["activeKid"] is String)
         let active = try #require((rotated.json as? [String: Any])?["activeKid"] as? String)
-        let revoked = try CLITests.run(["keys", "revoke", active, "--data", data])
+        // `keys revoke` names API keys now, and points a signing key's kid to `signing-keys`.
+        let misdirected = try CLITests.run(["keys", "revoke", active, "--data", data])
+        #expect(misdirected.status == 1 && misdirected.stderr.contains("signing-keys revoke"))
+        let revoked = try CLITests.run(["signing-keys", "revoke", active, "--data", data])
         let replacement = (revoked.json as? [String: Any])?["activeKid"] as? String
         #expect(revoked.status == 0 && replacement != nil && replacement != active)
-        #expect(try CLITests.run(["keys", "revoke", "k_missing", "--data", data]).status == 1)
+        #expect(try CLITests.run(["signing-keys", "revoke", "k_missing", "--data", data]).status == 1)
         #expect(try CLITests.run(["keys", "revoke", "--data", data]).status == 2)
+        #expect(try CLITests.run(["keys", "rotate", "--data", data]).status == 0)   // as before `signing-keys`
+
+        // API keys: a second for a rotation, no third, only prefixes listed, revoked ones refused.
+        let tenantId = try #require(tenant["tenantId"] as? String), first = try #require(tenant["apiKey"] as? String)
+        let second = try #require(CLITests.run(["keys", "create", "--tenant", tenantId, "--data", data]).json as? [String: Any])
+        #expect((second["apiKey"] as? String)?.hasPrefix("vk_live_") == true && second["keyId"] is String)
+        #expect(try CLITests.run(["keys", "create", "--tenant", tenantId, "--data", data]).status == 1)
+        let keys = try #require(CLITests.run(["keys", "list", "--tenant", tenantId, "--data", data]).json as? [[String: Any]])
+        #expect(keys.count == 2 && keys.allSatisfy { $0["apiKey"] == nil && ($0["prefix"] as? String)?.count == 12 })
+        #expect(keys.first?["prefix"] as? String == String(first.prefix(12)))
+        let firstId = try #require(keys.first?["keyId"] as? String)
+        let gone = try CLITests.run(["keys", "revoke", firstId, "--data", data])
+        #expect(gone.status == 0 && (gone.json as? [String: Any])?["revokedAt"] is String)
+        #expect(try CLITests.run(["keys", "revoke", firstId, "--data", data]).status == 1)
+        #expect(try CLITests.run(["keys", "list", "--tenant", "tn_missing", "--data", data]).status == 1)
+        // Deleting a tenant erases it and everything of it.
+        #expect(try CLITests.run(["tenants", "delete", tenantId, "--data", data]).status == 0)
+        #expect(try (CLITests.run(["tenants", "list", "--data", data]).json as? [Any])?.isEmpty == true)
+        #expect(try CLITests.run(["tenants", "delete", tenantId, "--data", data]).status == 1)
         #expect(try CLITests.run(["sessions", "show", "ses_missing", "--data", data]).status == 1)
         #expect(try CLITests.run(["tenants", "create", "--data", data]).status == 2)
         #expect(try CLITests.run(["serve", "--port", "99999"]).status == 2)
@@ -143,7 +172,7 @@ import Testing
     }
 
     @Test func everyCommandAnswersHelpWithItsUsage() throws {
-        for command in ["analyze", "compare", "liveness", "synth", "serve", "tenants", "keys", "sessions", "webhooks", "capture"] {
+        for command in ["analyze", "compare", "liveness", "synth", "serve", "tenants", "keys", "signing-keys", "sessions", "webhooks", "capture"] {
             let help = try CLITests.run([command, "--help"])
             #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).hasPrefix("usage:"), "\(command)")
         }

@@ -14,6 +14,9 @@ enum TenantAPI {
         router.add("DELETE", "/v1/sessions/{sessionId}") { try eraseSession($0, context) }
         router.add("POST", "/v1/compare", bodyLimit: PhotoUpload.bodyLimitForTwo, lane: .workers, admit: { try context.admitAPIKey($0) }) { try compare($0, context) }
         router.add("GET", "/v1/webhooks") { try readWebhook($0, context) }
+        router.add("GET", "/v1/api-keys") { try listAPIKeys($0, context) }
+        router.add("POST", "/v1/api-keys") { try createAPIKey($0, context) }
+        router.add("DELETE", "/v1/api-keys/{keyId}") { try revokeAPIKey($0, context) }
         router.add("PUT", "/v1/webhooks", bodyLimit: 8 * 1024, admit: { try context.admitAPIKey($0) }) { try writeWebhook($0, context) }
     }
 

@@ -8,13 +8,39 @@ public enum Administration {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard (1...100).contains(trimmed.utf8.count) else { throw ServerError(description: "a tenant name is 1-100 bytes") }
         let tenant = Tenant(id: Identifiers.id("tn_"), name: trimmed, createdAt: Date())
-        let key = Identifiers.apiKey()
         try store.insertTenant(tenant)
-        try store.insertAPIKey(hash: Identifiers.hash(key), tenantId: tenant.id, createdAt: tenant.createdAt)
-        return (tenant, key)
+        guard let key = try createAPIKey(tenantId: tenant.id, in: store, at: tenant.createdAt) else {
+            throw ServerError(description: "the new tenant's first key was refused")
+        }
+        return (tenant, key.secret)
     }
 
-    /// The demo tenant `vigil serve` makes on a fresh data directory; nil when tenants exist.
+    /// Live API keys a tenant may hold at once: the current one and its replacement, during a
+    /// rotation.
+    public static let maxLiveAPIKeys = 2
+
+    /// A new API key for `tenantId` made at `date`: its record and the key itself (returned once;
+    /// only its hash is stored); nil when the tenant holds `maxLiveAPIKeys` live keys already.
+    public static func createAPIKey(tenantId: String, in store: any Store, at date: Date = Date()) throws -> (record: APIKeyRecord, secret: String)? {
+        let secret = Identifiers.apiKey()
+        let record = APIKeyRecord(id: Identifiers.id("ak_"), tenantId: tenantId, prefix: String(secret.prefix(Self.apiKeyPrefixLength)), createdAt: date)
+        return try store.insertAPIKey(record, hash: Identifiers.hash(secret), maxLive: Self.maxLiveAPIKeys) ? (record, secret) : nil
+    }
+
+    /// How much of a key is kept and shown again: "vk_live_" and 4 characters of its 43 random
+    /// ones (24 of its 256 bits), enough to tell a tenant's keys apart, far from enough to guess
+    /// the rest.
+    public static let apiKeyPrefixLength = 12
+
+    /// Deletes a tenant and everything of it (`Store.deleteTenant`), then rids the database's
+    /// files of it (`Store.reclaim`). False when there is no such tenant.
+    public static func deleteTenant(id: String, in store: any Store) throws -> Bool {
+        guard try store.deleteTenant(id: id) else { return false }
+        try store.reclaim(retiringLog: true)
+        return true
+    }
+
+    /// The demo tenant `vigil serve --demo` makes on a fresh data directory; nil when tenants exist.
     public static func createDemoTenantIfEmpty(in store: any Store) throws -> (tenant: Tenant, apiKey: String)? {
         guard try store.tenants().isEmpty else { return nil }
         return try createTenant(name: DemoPage.tenantName, in: store)

@@ -76,15 +76,76 @@ public class SQLStore: Store, @unchecked Sendable {
 
     public func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError) {
         try locked { c in
-            try c.query("INSERT INTO api_keys (key_hash, tenant_id, created_at_ms) VALUES (?1, ?2, ?3)", [.text(hash), .text(tenantId), ms(createdAt)])
+            try c.query("INSERT INTO api_keys (key_hash, tenant_id, created_at_ms, id) VALUES (?1, ?2, ?3, ?4)",
+                        [.text(hash), .text(tenantId), ms(createdAt), .text("ak_" + hash.prefix(16))])
+        }
+    }
+
+    public func insertAPIKey(_ key: APIKeyRecord, hash: String, maxLive: Int) throws(StoreError) -> Bool {
+        try inTransaction { c in
+            // One statement, so that the count and the insert see the same keys.
+            try c.query("""
+                INSERT INTO api_keys (key_hash, tenant_id, created_at_ms, id, prefix) SELECT ?1, ?2, ?3, ?4, ?5 \
+                WHERE (SELECT COUNT(*) FROM api_keys WHERE tenant_id = ?2 AND revoked_at_ms IS NULL) < ?6
+                """, [.text(hash), .text(key.tenantId), ms(key.createdAt), .text(key.id), key.prefix.sql, .integer(Int64(maxLive))])
+            return c.changes == 1
+        }
+    }
+
+    public func apiKeys(tenantId: String) throws(StoreError) -> [APIKeyRecord] {
+        try reading { c in
+            try c.query("SELECT \(Self.apiKeyColumns) FROM api_keys WHERE tenant_id = ?1 ORDER BY created_at_ms, id", [.text(tenantId)]).map(Self.apiKey)
+        }
+    }
+
+    public func apiKey(hash: String) throws(StoreError) -> APIKeyRecord? {
+        try reading { c in try c.query("SELECT \(Self.apiKeyColumns) FROM api_keys WHERE key_hash = ?1", [.text(hash)]).first.map(Self.apiKey) }
+    }
+
+    public func revokeAPIKey(id: String, tenantId: String?, at date: Date, keepingOne: Bool) throws(StoreError) -> APIKeyRecord? {
+        try inTransaction { c in
+            // PostgreSQL cannot type a parameter that is only compared with NULL: the tenant's
+            // condition is left out rather than passed as NULL.
+            let keeping = keepingOne ? " AND (SELECT COUNT(*) FROM api_keys k WHERE k.tenant_id = api_keys.tenant_id AND k.revoked_at_ms IS NULL) > 1" : ""
+            let update = "UPDATE api_keys SET revoked_at_ms = ?2 WHERE id = ?1 AND revoked_at_ms IS NULL" + keeping
+            if let tenantId {
+                try c.query(update + " AND tenant_id = ?3", [.text(id), ms(date), .text(tenantId)])
+            } else {
+                try c.query(update, [.text(id), ms(date)])
+            }
+            guard c.changes == 1 else { return nil }
+            return try c.query("SELECT \(Self.apiKeyColumns) FROM api_keys WHERE id = ?1", [.text(id)]).first.map(Self.apiKey)
+        }
+    }
+
+    public func deleteTenant(id: String) throws(StoreError) -> Bool {
+        try inTransaction { c in
+            let owned = "SELECT id FROM sessions WHERE tenant_id = ?1"
+            for table in ["audit_images", "reference_faces", "document_images", "frame_hashes"] {
+                try c.query("DELETE FROM \(table) WHERE session_id IN (\(owned))", [.text(id)])
+            }
+            for table in ["webhook_outbox", "sessions", "idempotency_keys", "api_keys"] {
+                try c.query("DELETE FROM \(table) WHERE tenant_id = ?1", [.text(id)])
+            }
+            try c.query("DELETE FROM tenants WHERE id = ?1", [.text(id)])
+            return c.changes == 1
         }
     }
 
     public func tenant(apiKeyHash: String) throws(StoreError) -> Tenant? {
         try reading { c in
-            try c.query("SELECT t.id, t.name, t.created_at_ms, t.webhook_url, t.webhook_secret FROM tenants t JOIN api_keys k ON k.tenant_id = t.id WHERE k.key_hash = ?1",
-                        [.text(apiKeyHash)]).first.map(Self.tenant)
+            try c.query("""
+                SELECT t.id, t.name, t.created_at_ms, t.webhook_url, t.webhook_secret FROM tenants t JOIN api_keys k ON k.tenant_id = t.id \
+                WHERE k.key_hash = ?1 AND k.revoked_at_ms IS NULL
+                """, [.text(apiKeyHash)]).first.map(Self.tenant)
         }
+    }
+
+    private static let apiKeyColumns = "id, tenant_id, prefix, created_at_ms, revoked_at_ms"
+
+    private static func apiKey(_ row: [SQLValue]) -> APIKeyRecord {
+        APIKeyRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", prefix: row[2].string, createdAt: date(row[3]),
+                     revokedAt: row[4].int.map { Date(timeIntervalSince1970: Double($0) / 1000) })
     }
 
     public func branding(tenantId: String) throws(StoreError) -> [UInt8]? {
