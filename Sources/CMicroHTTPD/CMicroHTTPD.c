@@ -9,10 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bytes of an oversized chunked body read and dropped before the connection is cut. */
 #define VH_DISCARD_LIMIT (1024 * 1024)
+/* An announced oversized body is read and dropped (a lingering close, as nginx does) when it is
+   at most this far past the limit, for at most the server's `linger_seconds`; then the refusal
+   is answered. Past either bound the connection is cut. */
+#define VH_LINGER_BYTES (64ULL * 1024 * 1024)
 
 struct vh_server {
     struct MHD_Daemon *daemon;
@@ -21,6 +26,7 @@ struct vh_server {
     void *context;
     atomic_long in_flight;
     atomic_int quiesced; /* set by vh_quiesce: new connections are closed as they arrive */
+    unsigned linger_seconds;
 };
 
 /* Per request, from the first access-handler call to the completion callback. */
@@ -34,7 +40,27 @@ typedef struct vh_state {
     unsigned refusal_status;
     size_t overflow; /* bytes discarded */
     size_t discard_limit; /* past this many, the connection is cut */
+    struct timespec discard_deadline; /* past this (monotonic), too */
 } vh_state;
+
+/* Starts dropping the body: at most `limit` bytes, for at most the server's `linger_seconds` in
+   all, a client that sends nothing meanwhile included (the connection's idle timeout). */
+static void start_discarding(const vh_server *server, vh_state *state, struct MHD_Connection *connection, size_t limit) {
+    state->discarding = 1;
+    state->discard_limit = limit;
+    clock_gettime(CLOCK_MONOTONIC, &state->discard_deadline);
+    state->discard_deadline.tv_sec += server->linger_seconds;
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, server->linger_seconds);
+}
+
+/* Whether the body being dropped ran past its bounds. */
+static int discarded_too_much(const vh_state *state) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int late = now.tv_sec > state->discard_deadline.tv_sec
+               || (now.tv_sec == state->discard_deadline.tv_sec && now.tv_nsec > state->discard_deadline.tv_nsec);
+    return state->overflow > state->discard_limit || late;
+}
 
 struct vh_reply {
     struct MHD_Response *response;
@@ -196,14 +222,16 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
             if (n > state->limit || state->refusal) {
                 /* A client that sends its whole body before reading (no Expect: 100-continue)
                    would see the connection reset if the refusal came now and the unread body
-                   after it: a body not far past the limit is read and dropped first. */
+                   after it (a 40 MB upload did): a body up to VH_LINGER_BYTES past the limit is
+                   read and dropped first, within `linger_seconds`, so that a slow client holds
+                   its connection no longer than that. A stranger's body (refused by the
+                   admission) is read no further than VH_DISCARD_LIMIT. */
                 const char *expect = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-                unsigned long long bound = state->refusal ? VH_DISCARD_LIMIT : (unsigned long long)state->limit + VH_DISCARD_LIMIT;
+                unsigned long long bound = state->refusal ? VH_DISCARD_LIMIT : (unsigned long long)state->limit + VH_LINGER_BYTES;
                 if (n == 0 || (expect && strcasestr(expect, "100-continue")) || n > bound) {
                     return refuse(server, state, connection, url, method);
                 }
-                state->discarding = 1;
-                state->discard_limit = (size_t)n;
+                start_discarding(server, state, connection, (size_t)n);
                 return MHD_YES;
             }
             if (n > 0) {
@@ -215,8 +243,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
             if (!MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
                 return refuse(server, state, connection, url, method);
             }
-            state->discarding = 1;
-            state->discard_limit = VH_DISCARD_LIMIT;
+            start_discarding(server, state, connection, VH_DISCARD_LIMIT);
         }
         return MHD_YES;
     }
@@ -229,12 +256,11 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
             free(state->body);
             state->body = NULL;
             state->length = 0;
-            state->discarding = 1;
-            state->discard_limit = VH_DISCARD_LIMIT;
+            start_discarding(server, state, connection, VH_DISCARD_LIMIT);
         }
         if (state->discarding) {
             state->overflow += chunk;
-            return state->overflow > state->discard_limit ? MHD_NO : MHD_YES;
+            return discarded_too_much(state) ? MHD_NO : MHD_YES;
         }
         if (state->length + chunk > state->capacity) {
             size_t capacity = state->capacity ? state->capacity * 2 : 16384;
@@ -299,7 +325,8 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, soc
 }
 
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
-                    unsigned connections_per_address, vh_admit_fn admit, vh_handler_fn handler, void *context, char *error) {
+                    unsigned connections_per_address, unsigned linger_seconds, vh_admit_fn admit, vh_handler_fn handler,
+                    void *context, char *error) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
@@ -332,6 +359,7 @@ vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned 
     server->admit = admit;
     server->handler = handler;
     server->context = context;
+    server->linger_seconds = linger_seconds ? linger_seconds : 1;
     atomic_init(&server->in_flight, 0);
     atomic_init(&server->quiesced, 0);
     server->daemon = MHD_start_daemon(flags, port, accept_policy, server, access_handler, server,

@@ -29,6 +29,10 @@ public final class HTTPServer: Sendable {
         public var backgroundQueue = 2
         /// Seconds an idle keep-alive connection is kept.
         public var idleTimeoutSeconds = 30
+        /// Seconds an announced body that is refused (too large, or by the route's admission) is
+        /// read and dropped before the refusal, so that a client writing it all before reading
+        /// gets the answer rather than a reset connection; past them the connection is cut.
+        public var lingerSeconds = 10
         /// Connections one client address may hold at once (0: no limit); further ones are
         /// closed as they are accepted, so that one address cannot hold every connection.
         public var connectionsPerAddress = 64
@@ -109,7 +113,7 @@ public final class HTTPServer: Sendable {
         var error = [CChar](repeating: 0, count: 256)
         guard let server = vh_start(configuration.host, configuration.port, UInt32(max(1, configuration.threads)),
                                     UInt32(max(1, configuration.idleTimeoutSeconds)), UInt32(max(0, configuration.connectionsPerAddress)),
-                                    admitCallback, handlerCallback,
+                                    UInt32(max(1, configuration.lingerSeconds)), admitCallback, handlerCallback,
                                     context.toOpaque(), &error) else {
             context.takeUnretainedValue().stopWorkers()
             context.release()

@@ -13,8 +13,10 @@ import VigilTestSupport
         init() {}
     }
 
-    static func server(calls: Counter? = nil, slowMs: Int = 0, connectionsPerAddress: Int = 64) throws -> HTTPServer {
-        try HTTPServer(configuration: .init(port: 0, threads: 2, connectionsPerAddress: connectionsPerAddress), router: router(calls: calls, slowMs: slowMs))
+    static func server(calls: Counter? = nil, slowMs: Int = 0, connectionsPerAddress: Int = 64, lingerSeconds: Int = 10) throws -> HTTPServer {
+        var configuration = HTTPServer.Configuration(port: 0, threads: 2, connectionsPerAddress: connectionsPerAddress)
+        configuration.lingerSeconds = lingerSeconds
+        return try HTTPServer(configuration: configuration, router: router(calls: calls, slowMs: slowMs))
     }
 
     static func router(calls: Counter? = nil, slowMs: Int = 0) -> Router {
@@ -112,13 +114,22 @@ import VigilTestSupport
 
     @Test func anAnnouncedOversizedBodyGets413WithoutReachingTheHandler() throws {
         let calls = Counter()
-        let server = try Self.server(calls: calls)
-        let client = try RawHTTPClient(port: server.port)
-        // Only the headers are sent: the answer must not wait for the 10 MB.
-        client.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\n\r\n".utf8))
-        let response = try client.readResponse()
+        let server = try Self.server(calls: calls, lingerSeconds: 1)
+        // A client that waits for `100-continue` is answered on the headers alone...
+        let waiting = try RawHTTPClient(port: server.port)
+        waiting.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\nExpect: 100-continue\r\n\r\n".utf8))
+        let response = try waiting.readResponse()
         #expect(response.status == 413)
         #expect(response.error?.code == "body_too_large")
+        // ...and so is one announcing more than 64 MiB past the limit.
+        let huge = try RawHTTPClient(port: server.port)
+        huge.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000000\r\n\r\n".utf8))
+        #expect(try huge.readResponse().status == 413)
+        // One that announces 10 MB and sends none is waited for the lingering time, then cut:
+        // its body may still be on its way.
+        let silent = try RawHTTPClient(port: server.port)
+        silent.send(Array("POST /v1/things/x HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\n\r\n".utf8))
+        #expect(throws: (any Error).self) { try silent.readResponse() }
         #expect(calls.value == 0)
         // A body on a route that takes none is refused the same way.
         let get = try RawHTTPClient(port: server.port).request("GET", "/v1/things/x", body: [1, 2, 3])
@@ -126,13 +137,14 @@ import VigilTestSupport
     }
 
     /// A client that writes its whole body before reading (Python's http.client, as `requests`
-    /// uses) gets the 413, not a reset connection: a body not far past the limit is read and
-    /// dropped before the answer.
+    /// uses) gets the 413, not a reset connection: a body up to 64 MiB past the limit is read and
+    /// dropped before the answer (a lingering close), 40 MB included.
     @Test func aClientWritingAnOversizedBodyBeforeReadingGetsThe413() throws {
         let calls = Counter()
         let server = try Self.server(calls: calls)
-        // Past the limit by 3 KB, and a body larger than the socket buffers hold, past its limit by 512 KB.
-        for (path, size) in [("/v1/things/x", 4096), ("/big", 8 * 1024 * 1024 + 512 * 1024)] {
+        // Past the limit by 3 KB, a body larger than the socket buffers hold past its limit by
+        // 512 KB, and 40 MB.
+        for (path, size) in [("/v1/things/x", 4096), ("/big", 8 * 1024 * 1024 + 512 * 1024), ("/v1/things/x", 40_000_000)] {
             let client = try RawHTTPClient(port: server.port)
             let sent = client.send(Array("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: \(size)\r\n\r\n".utf8) + [UInt8](repeating: 66, count: size))
             #expect(sent, "the server cut the connection while the body was being sent")
