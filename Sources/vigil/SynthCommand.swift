@@ -54,7 +54,10 @@ enum SynthCommand {
         let args = try Arguments(arguments, valued: ["photos", "count", "seed", "out", "real", "truth"])
         if let folder = args.value("real") { return try realDocuments(folder, truth: args.value("truth") ?? "eval/documents-real.json") }
         let count = Int(try args.double("count", default: 30, range: 3...10_000))
-        // --out: every photo read, as a JPEG (quality 95), and manifest.jsonl naming its condition and zone.
+        // --out: every photo read, and manifest.jsonl naming its condition and zone. The conditions'
+        // photos are drawn and read in grey (`colour: false`), written as JPEGs of quality 95; the
+        // signs' photos are in colour, written as the very JPEG bytes the evaluation read, with
+        // the signs it measured on them.
         var manifest: FileHandle?
         if let out = args.value("out") {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -78,7 +81,7 @@ enum SynthCommand {
             let name = condition.name.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: ",", with: "") + "-\(index).jpg"
             let jpeg = try photo.image().jpegData(quality: 95)
             try Data(jpeg).write(to: URL(fileURLWithPath: args.value("out")!).appendingPathComponent(name))
-            let line = try JSONSerialization.data(withJSONObject: ["file": name, "condition": condition.name, "zone": zone], options: .sortedKeys)
+            let line = try JSONSerialization.data(withJSONObject: ["file": name, "condition": condition.name, "zone": zone, "colour": false], options: .sortedKeys)
             handle.write(line + Data([0x0A]))
         } }) { row in
             let share = String(format: "%5.1f%%", 100 * Double(row.exact) / Double(max(1, row.documents)))
@@ -92,7 +95,16 @@ enum SynthCommand {
         for line in misreads.prefix(20) { print("wrong but valid: " + line) }
         // Signs of a copy: each document in colour, as itself, photocopied and on a screen.
         print("signs of a copy (2 MP, JPEG 85; informational):")
-        for row in try DocumentEvaluation.signs(count: count, seed: try seed(args), portraits: portraits, reader: reader, today: MRZDate.today) {
+        let keepSigns = manifest.map { handle in { (presentation: DocumentPresentation, index: Int, jpeg: [UInt8], _: DocumentReader.Reading,
+                                                    signs: DocumentResult.Signs?, zone: [String]) throws in
+            let name = "signs-\(presentation.rawValue)-\(index).jpg"
+            try Data(jpeg).write(to: URL(fileURLWithPath: args.value("out")!).appendingPathComponent(name))
+            var entry: [String: Any] = ["file": name, "condition": "signs of a copy: \(presentation.rawValue)", "zone": zone, "colour": true]
+            if let signs { entry["signs"] = ["screen": signs.screen, "photocopy": signs.photocopy, "screenPattern": signs.screenPattern, "colourfulness": signs.colourfulness] }
+            handle.write(try JSONSerialization.data(withJSONObject: entry, options: .sortedKeys) + Data([0x0A]))
+        } }
+        for row in try DocumentEvaluation.signs(count: count, seed: try seed(args), portraits: portraits, reader: reader, today: MRZDate.today,
+                                                keep: keepSigns) {
             func range(_ r: ClosedRange<Double>?) -> String { r.map { String(format: "%.1f-%.1f", $0.lowerBound, $0.upperBound) } ?? "-" }
             print("  \(row.presentation.rawValue): \(row.exact)/\(row.documents) read exactly; of those with a zone found, said screen \(row.screen), photocopy \(row.photocopy);"
                   + " screen pattern \(range(row.screenPattern)), colourfulness \(range(row.colourfulness))")

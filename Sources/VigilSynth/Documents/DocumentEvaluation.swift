@@ -164,8 +164,13 @@ public enum DocumentEvaluation {
 
     /// `count` documents in colour (the three formats in turn), each photographed as itself, as
     /// a greyscale photocopy and on a screen (`DocumentPresentation`), as a JPEG of quality 85 at
-    /// 2 MP, read with `reader` and measured by `DocumentSigns`.
-    public static func signs(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate) throws -> [SignsRow] {
+    /// 2 MP, read with `reader` and measured by `DocumentSigns`. `keep` gets each JPEG as read,
+    /// byte for byte, with what the evaluation made of it (nil signs: no zone found) and the zone
+    /// printed. (The conditions of `run` are drawn and read in grey, as the reader reads; these
+    /// are the evaluation's only colour photos.)
+    public static func signs(count: Int, seed: UInt64, portraits: [Image], reader: DocumentReader, today: MRZDate,
+                             keep: ((_ presentation: DocumentPresentation, _ index: Int, _ jpeg: [UInt8], _ reading: DocumentReader.Reading,
+                                     _ signs: DocumentResult.Signs?, _ zone: [String]) throws -> Void)? = nil) throws -> [SignsRow] {
         var random = SynthRandom(seed: seed)
         let documents = (0..<count).map { i in SpecimenDocument(format: formats[i % 3], fields: person(&random, today: today)) }
         return try DocumentPresentation.allCases.map { presentation in
@@ -173,11 +178,16 @@ public enum DocumentEvaluation {
             for (i, document) in documents.enumerated() {
                 let width = Int((2_000_000 / document.aspect).squareRoot())
                 let page = try document.colourRender(width: width, portrait: portraits[i % max(1, portraits.count)])
-                let photo = try Image(encoded: try presentation.photo(of: page, random: &random).jpegData(quality: 85), maxPixels: page.width * page.height)
+                let jpeg = try presentation.photo(of: page, random: &random).jpegData(quality: 85)
+                let photo = try Image(encoded: jpeg, maxPixels: page.width * page.height)
                 let reading = reader.read(PageImage(rgb: photo.rgb, width: photo.width, height: photo.height), today: today)
                 if case .read(let mrz, _, _, _) = reading, mrz.lines == document.zone { exact += 1 }
-                guard let zone = reading.zone else { continue }
+                guard let zone = reading.zone else {
+                    try keep?(presentation, i, jpeg, reading, nil, document.zone)
+                    continue
+                }
                 let signs = DocumentSigns.measure(photo, zone: zone)
+                try keep?(presentation, i, jpeg, reading, signs, document.zone)
                 if signs.screen { screen += 1 }
                 if signs.photocopy { photocopy += 1 }
                 patterns.append(signs.screenPattern)
