@@ -25,6 +25,18 @@ import VigilTestSupport
         #expect(try frame.readResponse().error?.code == "invalid_token")
     }
 
+    /// A tenant's client that writes a 40 MB body before reading the answer (as `requests` does)
+    /// reads its 413, not a reset connection: the body is read and dropped first.
+    @Test func aFortyMegabyteBodyWrittenBeforeReadingGetsItsAnswer() throws {
+        let t = try TestServer(faces: false)
+        let client = try RawHTTPClient(port: t.port)
+        let size = 40_000_000
+        #expect(client.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(t.apiKeys["a"]!)\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n".utf8)
+                            + [UInt8](repeating: 32, count: size)), "the server cut the connection while the body was being sent")
+        let response = try client.readResponse()
+        #expect(response.status == 413 && response.error?.code == "body_too_large")
+    }
+
     /// A stranger that writes its whole (small) body before reading still gets its 401, and a
     /// client with a valid key is served as before.
     @Test func aStrangerWritingItsBodyFirstGetsTheAnswerAndAKeyHolderIsServed() throws {
