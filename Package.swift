@@ -28,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "VigilStore", dependencies: ["VigilCore", "CSQLite", "CPostgres"]),
+        .target(name: "VigilStore", dependencies: ["VigilCore", "VigilCrypto", "CSQLite", "CPostgres"]),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "VigilHTTP", dependencies: ["CMicroHTTPD", "VigilCore"]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),

@@ -84,6 +84,11 @@ public enum Migrations {
         CREATE UNIQUE INDEX api_keys_id ON api_keys(id);
         CREATE INDEX api_keys_tenant ON api_keys(tenant_id);
         """),
+        // Each session's key for what its row holds of a person (`SessionSealing`), until erased.
+        (9, """
+        CREATE TABLE session_keys (
+            sealed_session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, sealing_key BLOB NOT NULL);
+        """),
     ]
 
     /// The newest version.

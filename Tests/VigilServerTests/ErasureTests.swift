@@ -17,18 +17,17 @@ import VigilTestSupport
         }
     }
 
-    /// On PostgreSQL the photos leave the files; the old versions of a session's row, with what
-    /// was read of the document, are vacuumed but their bytes may stay in the table's free space
-    /// until written over (docs/security.md), so the number is not looked for there.
-    @Test func erasedAndPurgedDocumentPhotosLeaveThePostgreSQLFiles() throws {
+    /// On PostgreSQL the old versions of a session's row stay in the table's free space after
+    /// `VACUUM`: the number is found in none, because they are sealed and their key is gone.
+    @Test func erasedAndPurgedDocumentsLeaveThePostgreSQLFiles() throws {
         let database = try TestPostgres.newDatabase()
         let t = try TestServer(checkCaptureClock: false, database: database)
-        try expectErasedAndPurged(t, number: false) { try TestPostgres.files(of: database) }
+        try expectErasedAndPurged(t) { try TestPostgres.files(of: database) }
     }
 
     /// Two sessions with a document each: one erased by `DELETE` while open, one finished and
-    /// left to the purge; the photo's bytes, and the number's when `number`, are looked for.
-    private func expectErasedAndPurged(_ t: TestServer, number: Bool = true, files: () throws -> [URL]) throws {
+    /// left to the purge.
+    private func expectErasedAndPurged(_ t: TestServer, files: () throws -> [URL]) throws {
         let grace = try DocumentStepTests.fixture("grace_hopper.jpg")
         let numbers = ["Q7ZK4M2P9", "W3XJ8N6R2"]
         let photos = try numbers.map { try DocumentStepTests.passportJPEG(portrait: grace, number: $0) }
@@ -36,7 +35,7 @@ import VigilTestSupport
             let (id, token) = t.createSession(DocumentStepTests.policy(["types": ["passport"], "matchFace": false]))
             #expect(DocumentStepTests().photo(t, token, photos[index]).json["captured"] as? Bool == true)
             #expect(try t.store.documentImage(sessionId: id) != nil)
-            return (id, token, [Self.window(of: photos[index], notIn: photos[1 - index])] + (number ? Self.traces(of: numbers[index]) : []))
+            return (id, token, [Self.window(of: photos[index], notIn: photos[1 - index])] + Self.traces(of: numbers[index]))
         }
         func found(_ traces: [[UInt8]]) throws -> [String] {
             try files().filter { file in
@@ -55,8 +54,10 @@ import VigilTestSupport
         }
         let erased = try sessionWithDocument(0)
         let purged = try sessionWithDocument(1)
-        // The files hold both while they are kept.
+        // The files hold both photos while they are kept; the numbers never in the clear: the
+        // session's row holds them sealed (`SessionSealing`).
         #expect(try eventually { try !found(erased.traces).isEmpty && !found(purged.traces).isEmpty })
+        #expect(try found(numbers.flatMap(Self.traces)).isEmpty)
         // Moved from the log into the database's pages, as SQLite does every 1,000 pages written
         // and PostgreSQL at every checkpoint: there, deleting rows alone leaves their bytes.
         try t.store.reclaim(retiringLog: true)

@@ -41,17 +41,18 @@ final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         try writing(body)
     }
 
-    /// `VACUUM FULL` rewrites the tables of photos and faces into new files and drops the old
-    /// ones (a plain `VACUUM` frees a deleted row's space but leaves its bytes there until they
-    /// are written over); plain `VACUUM` prunes the old versions of sessions' and webhooks' rows
-    /// (rewriting those would stop every capture while it runs). When `retiringLog`, a
+    /// `VACUUM FULL` rewrites the tables of photos, faces and sessions' keys into new files and
+    /// drops the old ones (a plain `VACUUM` frees a deleted row's space but leaves its bytes there
+    /// until they are written over); plain `VACUUM` prunes the old versions of sessions' and
+    /// webhooks' rows (rewriting those would stop every capture while it runs; a session's old
+    /// versions are sealed under its key, `SessionSealing`, which the first rewrite removed). When `retiringLog`, a
     /// checkpoint, a switch to a new log segment and another checkpoint leave the segments that
     /// logged the data behind the restart point, where PostgreSQL deletes them (with
     /// `wal_recycle = off`; else it renames them for reuse). Checkpoints need a superuser or
     /// `pg_checkpoint`: without, the log is left as it is and this answers false.
     func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
         try writing { c in
-            try c.execute("VACUUM FULL audit_images, document_images, reference_faces")
+            try c.execute("VACUUM FULL audit_images, document_images, reference_faces, session_keys")
             try c.execute("VACUUM sessions, webhook_outbox")
             guard retiringLog else { return true }
             do {

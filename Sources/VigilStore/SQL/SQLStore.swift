@@ -124,6 +124,7 @@ public class SQLStore: Store, @unchecked Sendable {
             for table in ["audit_images", "reference_faces", "document_images", "frame_hashes"] {
                 try c.query("DELETE FROM \(table) WHERE session_id IN (\(owned))", [.text(id)])
             }
+            try c.query("DELETE FROM session_keys WHERE sealed_session_id IN (\(owned))", [.text(id)])
             for table in ["webhook_outbox", "sessions", "idempotency_keys", "api_keys"] {
                 try c.query("DELETE FROM \(table) WHERE tenant_id = ?1", [.text(id)])
             }
@@ -169,12 +170,17 @@ public class SQLStore: Store, @unchecked Sendable {
         engine_state, result, signed_result, version, outcome, risk, redirect_url, document
         """
 
+    /// The session's columns and its sealing key (`SessionSealing`), null once erased.
+    private static let sessionSelection = sessionColumns + ", (SELECT sealing_key FROM session_keys WHERE sealed_session_id = sessions.id)"
+
     public func insertSession(_ session: SessionRecord, reference: ReferenceFace?) throws(StoreError) {
-        let values = try Self.values(session)
+        let key = SessionSealing.newKey()
+        let values = try Self.values(session, sealedWith: key)
         try inTransaction { c in
             try c.query("""
                 INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
                 """, values)
+            try c.query("INSERT INTO session_keys (sealed_session_id, sealing_key) VALUES (?1, ?2)", [.text(session.id), .blob(key)])
             if let reference {
                 try c.query("INSERT INTO reference_faces (session_id, descriptor, delete_after_ms) VALUES (?1, ?2, ?3)",
                             [.text(session.id), .blob(reference.descriptor), ms(reference.deleteAfter)])
@@ -184,13 +190,13 @@ public class SQLStore: Store, @unchecked Sendable {
 
     public func session(id: String, tenantId: String) throws(StoreError) -> SessionRecord? {
         let row = try reading { c in
-            try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?1 AND tenant_id = ?2", [.text(id), .text(tenantId)]).first
+            try c.query("SELECT \(Self.sessionSelection) FROM sessions WHERE id = ?1 AND tenant_id = ?2", [.text(id), .text(tenantId)]).first
         }
         return try row.map(Self.session)
     }
 
     public func session(tokenHash: String) throws(StoreError) -> SessionRecord? {
-        let row = try reading { c in try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first }
+        let row = try reading { c in try c.query("SELECT \(Self.sessionSelection) FROM sessions WHERE token_hash = ?1", [.text(tokenHash)]).first }
         return try row.map(Self.session)
     }
 
@@ -208,8 +214,15 @@ public class SQLStore: Store, @unchecked Sendable {
                               personalData: PersonalDataChange, frameHash: FrameHash?) throws(StoreError) -> SessionRecord {
         var stored = session
         stored.version += 1
-        let values = try Self.values(stored)
         try inTransaction { c in
+            // Erased, the row is written plain and its key deleted with it: the row's old
+            // versions (which PostgreSQL keeps in the table's free space) stay sealed, keyless.
+            var key = try c.query("SELECT sealing_key FROM session_keys WHERE sealed_session_id = ?1", [.text(session.id)]).first?[0].bytes
+            if case .erase = personalData {
+                try c.query("DELETE FROM session_keys WHERE sealed_session_id = ?1", [.text(session.id)])
+                key = nil
+            }
+            let values = try Self.values(stored, sealedWith: key)
             try c.query("""
                 UPDATE sessions SET status = ?4, policy = ?5, ssid = ?6, external_ref = ?7, locale = ?8, theme = ?9, \
                 expires_at_ms = ?11, updated_at_ms = ?12, engine_state = ?13, result = ?14, signed_result = ?15, version = ?16, \
@@ -309,7 +322,7 @@ public class SQLStore: Store, @unchecked Sendable {
     public func sessionsHoldingPersonalData(endedBefore: Date, limit: Int) throws(StoreError) -> [SessionRecord] {
         let rows = try reading { c in
             try c.query("""
-                SELECT \(Self.sessionColumns) FROM sessions WHERE erased_at_ms IS NULL AND updated_at_ms < ?1 \
+                SELECT \(Self.sessionSelection) FROM sessions WHERE erased_at_ms IS NULL AND updated_at_ms < ?1 \
                 AND status IN ('completed', 'cancelled', 'expired') ORDER BY updated_at_ms, id LIMIT ?2
                 """, [ms(endedBefore), .integer(Int64(limit))])
         }
@@ -330,10 +343,10 @@ public class SQLStore: Store, @unchecked Sendable {
     public func sessions(tenantId: String?, limit: Int) throws(StoreError) -> [SessionRecord] {
         let rows = try locked { c in
             if let tenantId {
-                return try c.query("SELECT \(Self.sessionColumns) FROM sessions WHERE tenant_id = ?1 ORDER BY created_at_ms DESC, id LIMIT ?2",
+                return try c.query("SELECT \(Self.sessionSelection) FROM sessions WHERE tenant_id = ?1 ORDER BY created_at_ms DESC, id LIMIT ?2",
                                    [.text(tenantId), .integer(Int64(limit))])
             }
-            return try c.query("SELECT \(Self.sessionColumns) FROM sessions ORDER BY created_at_ms DESC, id LIMIT ?1", [.integer(Int64(limit))])
+            return try c.query("SELECT \(Self.sessionSelection) FROM sessions ORDER BY created_at_ms DESC, id LIMIT ?1", [.integer(Int64(limit))])
         }
         return try rows.map(Self.session)
     }
@@ -341,40 +354,57 @@ public class SQLStore: Store, @unchecked Sendable {
     public func expiredSessions(now: Date, limit: Int) throws(StoreError) -> [SessionRecord] {
         let rows = try locked { c in
             try c.query("""
-                SELECT \(Self.sessionColumns) FROM sessions WHERE status IN ('created', 'capturing', 'processing') \
+                SELECT \(Self.sessionSelection) FROM sessions WHERE status IN ('created', 'capturing', 'processing') \
                 AND expires_at_ms <= ?1 ORDER BY expires_at_ms LIMIT ?2
                 """, [ms(now), .integer(Int64(limit))])
         }
         return try rows.map(Self.session)
     }
 
-    private static func values(_ s: SessionRecord) throws(StoreError) -> [SQLValue] {
+    /// The row of `s`, its engine state, risk signals, document, result and signed result sealed
+    /// under `key` when given (`SessionSealing`).
+    private static func values(_ s: SessionRecord, sealedWith key: [UInt8]?) throws(StoreError) -> [SQLValue] {
         let policy = try encode(s.policy)
         let risk = try s.risk.map { (r) throws(StoreError) in try encode(r) }
         let document = try s.document.map { (d) throws(StoreError) in try encode(d) }
+        let text = { (value: String?) -> SQLValue in (key.map { key in value.map { SessionSealing.seal($0, key: key) } } ?? value).sql }
+        let bytes = { (value: [UInt8]?) -> SQLValue in (value.map { bytes in key.map { SessionSealing.seal(bytes, key: $0) } ?? bytes }).map(SQLValue.blob) ?? .null }
         return [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
-                s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), s.engineState.map(SQLValue.blob) ?? .null,
-                s.result.map(SQLValue.blob) ?? .null, s.signedResult.sql, .integer(Int64(s.version)), s.outcome.sql, risk.sql, s.redirectUrl.sql, document.sql]
+                s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), bytes(s.engineState),
+                bytes(s.result), text(s.signedResult), .integer(Int64(s.version)), s.outcome.sql, text(risk), s.redirectUrl.sql,
+                text(document)]
     }
 
+    /// A session from its row (`sessionSelection`: the columns, then the sealing key).
     private static func session(_ row: [SQLValue]) throws(StoreError) -> SessionRecord {
+        let key = row.count > 20 ? row[20].bytes : nil
+        func text(_ value: SQLValue, _ what: String) throws(StoreError) -> String? {
+            guard let value = value.string else { return nil }
+            guard let opened = SessionSealing.open(value, key: key) else { throw .corrupt("session \(what) does not open") }
+            return opened
+        }
         guard let status = row[3].string.flatMap(SessionStatus.init(rawValue:)) else { throw .corrupt("session status \(row[3])") }
         let policy = try PolicyCache.shared.policy(row[4].string ?? "")
         var s = SessionRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", tokenHash: row[2].string ?? "", status: status,
                               policy: policy, ssid: row[5].string, externalRef: row[6].string, locale: row[7].string, theme: row[8].string,
                               createdAt: date(row[9]), expiresAt: date(row[10]))
         s.updatedAt = date(row[11])
-        s.engineState = row[12].bytes
-        s.result = row[13].bytes
-        s.signedResult = row[14].string
+        func bytes(_ value: SQLValue, _ what: String) throws(StoreError) -> [UInt8]? {
+            guard let value = value.bytes else { return nil }
+            guard let opened = SessionSealing.open(value, key: key) else { throw .corrupt("session \(what) does not open") }
+            return opened
+        }
+        s.engineState = try bytes(row[12], "engine state")
+        s.result = try bytes(row[13], "result")
+        s.signedResult = try text(row[14], "signed result")
         s.version = row[15].int ?? 0
         s.outcome = row[16].string
         s.redirectUrl = row[18].string
-        if let risk = row[17].string {
+        if let risk = try text(row[17], "risk") {
             guard let decoded = try? JSONDecoder().decode(SessionRisk.self, from: Data(risk.utf8)) else { throw .corrupt("session risk") }
             s.risk = decoded
         }
-        if let document = row[19].string {
+        if let document = try text(row[19], "document") {
             guard let decoded = try? JSONDecoder().decode(DocumentResult.self, from: Data(document.utf8)) else { throw .corrupt("session document") }
             s.document = decoded
         }
