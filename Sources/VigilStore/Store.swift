@@ -74,12 +74,12 @@ public protocol Store: Sendable {
     func sessionsHoldingPersonalData(endedBefore: Date, limit: Int) throws(StoreError) -> [SessionRecord]
     /// Makes what was deleted or overwritten unreadable in the database's own files: SQLite
     /// (with `secure_delete`) checkpoints its write-ahead log into the zeroed pages and truncates
-    /// it; PostgreSQL vacuums the tables that hold personal data and, when `retiringLog`, ends
-    /// the log segments that still hold it (a checkpoint, a segment switch, a checkpoint; with
+    /// it; PostgreSQL vacuums the tables that hold personal data and ends the log segments that
+    /// still hold it (a checkpoint, a segment switch, a checkpoint; with
     /// `wal_recycle = off` the old segments are deleted). False when part of it could not be
     /// done (the database role may not checkpoint).
     @discardableResult
-    func reclaim(retiringLog: Bool) throws(StoreError) -> Bool
+    func reclaim() throws(StoreError) -> Bool
 
     /// Adds a signing key.
     func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError)

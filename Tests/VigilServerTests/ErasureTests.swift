@@ -60,7 +60,7 @@ import VigilTestSupport
         #expect(try found(numbers.flatMap(Self.traces)).isEmpty)
         // Moved from the log into the database's pages, as SQLite does every 1,000 pages written
         // and PostgreSQL at every checkpoint: there, deleting rows alone leaves their bytes.
-        try t.store.reclaim(retiringLog: true)
+        try t.store.reclaim()
 
         #expect(t.request("DELETE", "/v1/sessions/\(erased.id)", bearer: t.apiKeys["a"]).status == 200)
         #expect(try found(erased.traces) == [], "erased by DELETE")

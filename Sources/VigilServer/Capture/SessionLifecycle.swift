@@ -91,12 +91,12 @@ struct SessionLifecycle {
         return purged
     }
 
-    /// Rids the database's files of what was deleted (`Store.reclaim`, the log retired too). A
+    /// Rids the database's files of what was deleted (`Store.reclaim`). A
     /// failure is logged, not answered: what was erased is gone from every query already, and
     /// the next purge or shutdown reclaims again.
     func reclaim() {
         do {
-            if try context.store.reclaim(retiringLog: true) == false {
+            if try context.store.reclaim() == false {
                 context.logger.log(.warning, "reclaim_partial", ["cause": "the database role may not checkpoint: erased data stays in its log until it is recycled (docs/security.md)"])
             }
         } catch {

@@ -36,7 +36,7 @@ public enum Administration {
     /// files of it (`Store.reclaim`). False when there is no such tenant.
     public static func deleteTenant(id: String, in store: any Store) throws -> Bool {
         guard try store.deleteTenant(id: id) else { return false }
-        try store.reclaim(retiringLog: true)
+        try store.reclaim()
         return true
     }
 

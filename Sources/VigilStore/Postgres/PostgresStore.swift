@@ -45,16 +45,15 @@ final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// drops the old ones (a plain `VACUUM` frees a deleted row's space but leaves its bytes there
     /// until they are written over); plain `VACUUM` prunes the old versions of sessions' and
     /// webhooks' rows (rewriting those would stop every capture while it runs; a session's old
-    /// versions are sealed under its key, `SessionSealing`, which the first rewrite removed). When `retiringLog`, a
-    /// checkpoint, a switch to a new log segment and another checkpoint leave the segments that
-    /// logged the data behind the restart point, where PostgreSQL deletes them (with
+    /// versions are sealed under its key, `SessionSealing`, which the first rewrite removed).
+    /// Then a checkpoint, a switch to a new log segment and another checkpoint leave the segments
+    /// that logged the data behind the restart point, where PostgreSQL deletes them (with
     /// `wal_recycle = off`; else it renames them for reuse). Checkpoints need a superuser or
     /// `pg_checkpoint`: without, the log is left as it is and this answers false.
-    func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
+    func reclaim() throws(StoreError) -> Bool {
         try writing { c in
             try c.execute("VACUUM FULL audit_images, document_images, reference_faces, session_keys")
             try c.execute("VACUUM sessions, webhook_outbox")
-            guard retiringLog else { return true }
             do {
                 try c.execute("CHECKPOINT")
                 try c.execute("SELECT pg_switch_wal()")

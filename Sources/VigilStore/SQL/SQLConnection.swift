@@ -44,8 +44,8 @@ protocol SQLDatabase: Sendable {
     func writing<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
     /// Runs `body` on a connection for reads (the writer where there is no other).
     func reading<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
-    /// `Store.reclaim(retiringLog:)` in this database's terms.
-    func reclaim(retiringLog: Bool) throws(StoreError) -> Bool
+    /// `Store.reclaim()` in this database's terms.
+    func reclaim() throws(StoreError) -> Bool
 }
 
 extension SQLDatabase {

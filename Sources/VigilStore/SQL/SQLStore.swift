@@ -329,8 +329,8 @@ public class SQLStore: Store, @unchecked Sendable {
         return try rows.map(Self.session)
     }
 
-    public func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
-        try database.reclaim(retiringLog: retiringLog)
+    public func reclaim() throws(StoreError) -> Bool {
+        try database.reclaim()
     }
 
     public func webhooks(sessionId: String) throws(StoreError) -> [WebhookDelivery] {

@@ -48,7 +48,7 @@ final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// Checkpoints the log into the file and truncates it to nothing, with every reader held
     /// (a reader's snapshot would keep the log's frames in use). The log holds every page as
     /// written, erased data included, until then.
-    func reclaim(retiringLog: Bool) throws(StoreError) -> Bool {
+    func reclaim() throws(StoreError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         for reader in readers { reader.lock.lock() }
