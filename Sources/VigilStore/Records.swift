@@ -1,7 +1,6 @@
 import Foundation
 import VigilCore
 
-/// A customer of this Vigil: its sessions, keys and webhook are its own.
 /// An API key as the store keeps it: never the key itself, only its hash (stored apart), an id
 /// and the key's first characters to name it by.
 public struct APIKeyRecord: Hashable, Sendable {
@@ -27,6 +26,7 @@ public struct APIKeyRecord: Hashable, Sendable {
     }
 }
 
+/// A customer of this Vigil: its sessions, keys and webhook are its own.
 public struct Tenant: Hashable, Sendable {
     /// Stable id ("tn_...").
     public var id: String

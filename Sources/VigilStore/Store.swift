@@ -11,10 +11,8 @@ public protocol Store: Sendable {
     func tenants() throws(StoreError) -> [Tenant]
     /// Replaces a tenant's mutable fields (name, webhook).
     func updateTenant(_ tenant: Tenant) throws(StoreError)
-    /// Adds an API key (its SHA-256 only) for a tenant.
-    func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError)
-    /// Stores `key` (whose secret hashes to `hash`) when its tenant has fewer than `maxLive` live
-    /// keys; false when it has that many.
+    /// Stores `key` (whose secret hashes to `hash`; only the hash is kept) when its tenant has
+    /// fewer than `maxLive` live keys; false when it has that many.
     func insertAPIKey(_ key: APIKeyRecord, hash: String, maxLive: Int) throws(StoreError) -> Bool
     /// A tenant's API keys, live and revoked, oldest first.
     func apiKeys(tenantId: String) throws(StoreError) -> [APIKeyRecord]

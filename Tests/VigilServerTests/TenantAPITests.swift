@@ -63,7 +63,8 @@ import VigilStore
         #expect(!String(decoding: stored.body, as: UTF8.self).contains(token) && !stored.body.isEmpty)
         // A second API key of the same tenant cannot read the first one's answer.
         let otherKey = "vk_live_" + UUID().uuidString
-        try t.store.insertAPIKey(hash: Identifiers.hash(otherKey), tenantId: t.tenantIds["a"]!, createdAt: Date())
+        #expect(try t.store.insertAPIKey(APIKeyRecord(id: "ak_other", tenantId: t.tenantIds["a"]!, prefix: nil, createdAt: Date()),
+                                         hash: Identifiers.hash(otherKey), maxLive: 2))
         let other = t.request("POST", "/v1/sessions", bearer: otherKey, headers: ["Idempotency-Key": "k-2", "Content-Type": "application/json"],
                               body: Array(#"{"riskLevel":"low"}"#.utf8))
         #expect(other.status == 409 && other.errorCode == "idempotency_conflict")

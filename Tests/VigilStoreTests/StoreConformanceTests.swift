@@ -37,7 +37,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         let store = try open(backend, at: location ?? Self.location(backend))
         for name in ["a", "b"] {
             try store.insertTenant(Tenant(id: "tn_\(name)", name: name, createdAt: now))
-            try store.insertAPIKey(hash: "hash-\(name)", tenantId: "tn_\(name)", createdAt: now)
+            _ = try store.insertAPIKey(APIKeyRecord(id: "ak_\(name)", tenantId: "tn_\(name)", prefix: nil, createdAt: now), hash: "hash-\(name)", maxLive: 2)
         }
         return store
     }
@@ -65,8 +65,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         #expect(try store.tenant(apiKeyHash: "hash-a")?.id == "tn_a")
         #expect(try store.tenant(apiKeyHash: "hash-b")?.id == "tn_b")
         #expect(try store.tenant(apiKeyHash: "hash-c") == nil)
-        #expect(throws: StoreError.self) { try store.insertAPIKey(hash: "hash-a", tenantId: "tn_b", createdAt: Self.now) }
-        #expect(throws: StoreError.self) { try store.insertAPIKey(hash: "hash-x", tenantId: "tn_missing", createdAt: Self.now) }
+        #expect(throws: StoreError.self) { try store.insertAPIKey(APIKeyRecord(id: "ak_b2", tenantId: "tn_b", prefix: nil, createdAt: Self.now), hash: "hash-a", maxLive: 2) }
+        #expect(throws: StoreError.self) { try store.insertAPIKey(APIKeyRecord(id: "ak_x", tenantId: "tn_missing", prefix: nil, createdAt: Self.now), hash: "hash-x", maxLive: 2) }
     }
 
     @Test(arguments: Backend.allCases) func aTenantCannotSeeAnotherTenantsSession(_ backend: Backend) throws {

@@ -42,9 +42,8 @@ typedef struct vh_server vh_server;
    client address holding `connections_per_address` connections (0: no limit) has further ones
    closed as they are accepted. An announced body refused for its size (up to 64 MiB past the
    limit) or by the admission (up to 1 MiB) is read and dropped for at most `linger_seconds`
-   before the refusal (a lingering close). `context`
-   is passed to both callbacks and must outlive the server. NULL on failure, with a message in
-   `error` (at least 256 bytes). */
+   before the refusal (a lingering close). `context` is passed to both callbacks and must outlive
+   the server. NULL on failure, with a message in `error` (at least 256 bytes). */
 vh_server *vh_start(const char *host, uint16_t port, unsigned threads, unsigned idle_timeout_seconds,
                     unsigned connections_per_address, unsigned linger_seconds, vh_admit_fn admit, vh_handler_fn handler,
                     void *context, char *error);

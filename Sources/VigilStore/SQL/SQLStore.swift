@@ -74,13 +74,6 @@ public class SQLStore: Store, @unchecked Sendable {
         }
     }
 
-    public func insertAPIKey(hash: String, tenantId: String, createdAt: Date) throws(StoreError) {
-        try locked { c in
-            try c.query("INSERT INTO api_keys (key_hash, tenant_id, created_at_ms, id) VALUES (?1, ?2, ?3, ?4)",
-                        [.text(hash), .text(tenantId), ms(createdAt), .text("ak_" + hash.prefix(16))])
-        }
-    }
-
     public func insertAPIKey(_ key: APIKeyRecord, hash: String, maxLive: Int) throws(StoreError) -> Bool {
         try inTransaction { c in
             // One statement, so that the count and the insert see the same keys.
@@ -146,7 +139,7 @@ public class SQLStore: Store, @unchecked Sendable {
 
     private static func apiKey(_ row: [SQLValue]) -> APIKeyRecord {
         APIKeyRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", prefix: row[2].string, createdAt: date(row[3]),
-                     revokedAt: row[4].int.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                     revokedAt: row[4] == .null ? nil : date(row[4]))
     }
 
     public func branding(tenantId: String) throws(StoreError) -> [UInt8]? {
@@ -367,8 +360,14 @@ public class SQLStore: Store, @unchecked Sendable {
         let policy = try encode(s.policy)
         let risk = try s.risk.map { (r) throws(StoreError) in try encode(r) }
         let document = try s.document.map { (d) throws(StoreError) in try encode(d) }
-        let text = { (value: String?) -> SQLValue in (key.map { key in value.map { SessionSealing.seal($0, key: key) } } ?? value).sql }
-        let bytes = { (value: [UInt8]?) -> SQLValue in (value.map { bytes in key.map { SessionSealing.seal(bytes, key: $0) } ?? bytes }).map(SQLValue.blob) ?? .null }
+        func text(_ value: String?) -> SQLValue {
+            guard let value, let key else { return value.sql }
+            return .text(SessionSealing.seal(value, key: key))
+        }
+        func bytes(_ value: [UInt8]?) -> SQLValue {
+            guard let value else { return .null }
+            return .blob(key.map { SessionSealing.seal(value, key: $0) } ?? value)
+        }
         return [.text(s.id), .text(s.tenantId), .text(s.tokenHash), .text(s.status.rawValue), .text(policy), s.ssid.sql, s.externalRef.sql,
                 s.locale.sql, s.theme.sql, ms(s.createdAt), ms(s.expiresAt), ms(s.updatedAt), bytes(s.engineState),
                 bytes(s.result), text(s.signedResult), .integer(Int64(s.version)), s.outcome.sql, text(risk), s.redirectUrl.sql,
@@ -383,17 +382,17 @@ public class SQLStore: Store, @unchecked Sendable {
             guard let opened = SessionSealing.open(value, key: key) else { throw .corrupt("session \(what) does not open") }
             return opened
         }
+        func bytes(_ value: SQLValue, _ what: String) throws(StoreError) -> [UInt8]? {
+            guard let value = value.bytes else { return nil }
+            guard let opened = SessionSealing.open(value, key: key) else { throw .corrupt("session \(what) does not open") }
+            return opened
+        }
         guard let status = row[3].string.flatMap(SessionStatus.init(rawValue:)) else { throw .corrupt("session status \(row[3])") }
         let policy = try PolicyCache.shared.policy(row[4].string ?? "")
         var s = SessionRecord(id: row[0].string ?? "", tenantId: row[1].string ?? "", tokenHash: row[2].string ?? "", status: status,
                               policy: policy, ssid: row[5].string, externalRef: row[6].string, locale: row[7].string, theme: row[8].string,
                               createdAt: date(row[9]), expiresAt: date(row[10]))
         s.updatedAt = date(row[11])
-        func bytes(_ value: SQLValue, _ what: String) throws(StoreError) -> [UInt8]? {
-            guard let value = value.bytes else { return nil }
-            guard let opened = SessionSealing.open(value, key: key) else { throw .corrupt("session \(what) does not open") }
-            return opened
-        }
         s.engineState = try bytes(row[12], "engine state")
         s.result = try bytes(row[13], "result")
         s.signedResult = try text(row[14], "signed result")
