@@ -41,10 +41,25 @@ struct SessionLifecycle {
         }
     }
 
-    /// Cancels an open session.
+    /// How often a cancel is tried again on the session as stored, when a report of the page
+    /// (its device id, camera or location, sent as it starts) stored the session first.
+    static let cancelAttempts = 3
+
+    /// Cancels an open session. A person's cancel is not lost to a report the page sent just
+    /// before it: on a concurrent update it cancels the session as stored then.
     func cancel(_ record: SessionRecord) throws(ServiceError) -> SessionRecord {
-        guard !record.status.isFinal else { throw Self.finished(record) }
-        return try end(record, as: .cancelled, event: "session.cancelled")
+        var current = record
+        for attempt in 1...Self.cancelAttempts {
+            guard !current.status.isFinal else { throw Self.finished(current) }
+            do {
+                return try end(current, as: .cancelled, event: "session.cancelled")
+            } catch where error.code == .concurrentUpdate && attempt < Self.cancelAttempts {
+                guard let stored = try context.stored({ () throws(StoreError) in try context.store.session(id: record.id, tenantId: record.tenantId) })
+                else { throw error }
+                current = stored
+            }
+        }
+        throw ServiceError(.concurrentUpdate, "the session changed meanwhile; retry")
     }
 
     /// Marks an unfinished session past `expiresAt` as expired (once) and returns it as stored.
