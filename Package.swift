@@ -41,7 +41,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("m"),
                             .linkedLibrary("jpeg"), .linkedLibrary("png")]
         ),
-        .target(name: "VigilFace", dependencies: ["CDlibFace", "VigilCore"]),
+        // LiteRT's C runtime (from the ai-edge-litert wheel, no header shipped), opened with dlopen.
+        .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "VigilFace", dependencies: ["CDlibFace", "CLiteRT", "VigilCore"]),
         .target(name: "VigilLiveness", dependencies: ["VigilCore", "VigilFace"]),
         // Identity documents: the machine-readable zone (ICAO 9303), beside VigilFace.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),

@@ -6,6 +6,8 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidFile(name: String, reason: String)
     /// dlib could not allocate a per-worker object.
     case allocationFailed(String)
+    /// A loaded network failed to run.
+    case runFailed(String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,7 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
             "model file \(name) not found in \(directory); run scripts/setup (or set VIGIL_MODELS)"
         case let .invalidFile(name, reason): "model file \(name) is not usable: \(reason); run scripts/setup again"
         case .allocationFailed(let what): "could not create \(what)"
+        case .runFailed(let reason): "a face model failed to run: \(reason)"
         }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import VigilCore
+
+/// MediaPipe's 468-point face mesh (`face_landmark.tflite`, Apache-2.0) run by LiteRT on the CPU.
+///
+/// Not Sendable: it holds a compiled model that serves one call at a time (one per analyzer).
+public final class FaceMesh {
+    /// The mesh model, from the `mediapipe` 0.10.21 wheel.
+    public static let modelFile = "face_landmark.tflite"
+    /// LiteRT's C runtime, from the `ai-edge-litert` 2.3.0 wheel.
+    public static let runtimeFile = "litert/libLiteRt.so"
+    /// The one build of the runtime whose C functions `CLiteRT` declares (scripts/setup pins it).
+    public static let runtimeSHA256 = "eec47eb35e2924b3166015887e652a58edc9af823ae38e02bf83bef2548300bb"
+
+    private let network: LiteRTModel
+    private let inputSide: Int
+
+    /// Loads the runtime and the mesh model from `directory` (default: `FaceModels.defaultDirectory`).
+    public init(directory: URL = FaceModels.defaultDirectory) throws(ModelError) {
+        for name in [Self.modelFile, Self.runtimeFile]
+        where !FileManager.default.isReadableFile(atPath: directory.appendingPathComponent(name).path) {
+            throw .missingFile(name: name, directory: directory.path)
+        }
+        network = try LiteRTModel(library: directory.appendingPathComponent(Self.runtimeFile),
+                                  model: directory.appendingPathComponent(Self.modelFile))
+        // One 192x192 RGB image in; the 468 points (x, y, z) and the face's presence out.
+        guard network.inputShape.count == 4, network.inputShape[1] == network.inputShape[2], network.inputShape[3] == 3,
+              network.outputCounts.contains(MeshLandmarks.count * 3), network.outputCounts.contains(1) else {
+            throw .invalidFile(name: Self.modelFile, reason: "not a 468-point face mesh")
+        }
+        inputSide = network.inputShape[1]
+    }
+
+    /// The mesh of the face in `region` of `image`.
+    public func landmarks(in image: Image, region: FaceRegion) throws(ModelError) -> MeshLandmarks {
+        let outputs = try network.run(crop(image, region))
+        guard let raw = outputs.first(where: { $0.count == MeshLandmarks.count * 3 }),
+              let presence = outputs.first(where: { $0.count == 1 }) else { throw .runFailed("unexpected outputs") }
+        let side = Double(inputSide), zScale = region.side / side
+        let points = (0..<MeshLandmarks.count).map { i -> SIMD3<Double> in
+            let p = region.imagePoint(u: Double(raw[3 * i]) / side, v: Double(raw[3 * i + 1]) / side)
+            return SIMD3(p.x, p.y, Double(raw[3 * i + 2]) * zScale)
+        }
+        return MeshLandmarks(points: points, presence: 1 / (1 + exp(-Double(presence[0]))), region: region)
+    }
+
+    /// The mesh read twice: in `region`, then in the region its points call for, as a video's
+    /// next frame would be (a detector's box is not the crop the model was trained on).
+    public func landmarks(in image: Image, refining region: FaceRegion) throws(ModelError) -> MeshLandmarks {
+        try landmarks(in: image, region: landmarks(in: image, region: region).nextRegion)
+    }
+
+    /// The region resampled to the model's input: RGB in 0...1, bilinear, edges repeated.
+    private func crop(_ image: Image, _ region: FaceRegion) -> [Float] {
+        let n = inputSide, w = image.width, h = image.height
+        var out = [Float](repeating: 0, count: n * n * 3)
+        let origin = region.imagePoint(u: 0.5 / Double(n), v: 0.5 / Double(n))
+        let stepU = region.imagePoint(u: 1.5 / Double(n), v: 0.5 / Double(n)) - origin
+        let stepV = region.imagePoint(u: 0.5 / Double(n), v: 1.5 / Double(n)) - origin
+        image.rgb.withUnsafeBufferPointer { rgb in
+            out.withUnsafeMutableBufferPointer { out in
+                for v in 0..<n {
+                    var p = origin + Double(v) * stepV
+                    for u in 0..<n {
+                        let x = min(max(p.x, 0), Double(w - 1)), y = min(max(p.y, 0), Double(h - 1))
+                        let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+                        let fx = x - Double(x0), fy = y - Double(y0)
+                        let a = (y0 * w + x0) * 3, b = (y0 * w + x1) * 3, c = (y1 * w + x0) * 3, d = (y1 * w + x1) * 3
+                        let o = (v * n + u) * 3
+                        for k in 0..<3 {
+                            let top = Double(rgb[a + k]) + (Double(rgb[b + k]) - Double(rgb[a + k])) * fx
+                            let bottom = Double(rgb[c + k]) + (Double(rgb[d + k]) - Double(rgb[c + k])) * fx
+                            out[o + k] = Float((top + (bottom - top) * fy) / 255)
+                        }
+                        p += stepU
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilFace
+
+/// MediaPipe's mesh, run by LiteRT from Swift, measured against dlib's 68 points: two models
+/// trained apart that must agree where a face's corners are.
+@Suite struct FaceMeshTests {
+    /// A mesh of the test's own: a compiled model serves one caller at a time.
+    static func mesh() throws -> FaceMesh { try FaceMesh() }
+
+    /// Mesh points and the 68-point scheme's points for the same places: eye corners, nose tip,
+    /// mouth corners, chin.
+    static let sharedPoints: [(mesh: Int, dlib: Int)] = [(33, 36), (133, 39), (362, 42), (263, 45), (1, 30), (61, 48), (291, 54), (152, 8)]
+
+    /// The mesh read from a dlib detection of `photo`, and that detection.
+    func meshAndDetection(_ photo: Image) throws -> (MeshLandmarks, FaceObservation) {
+        let face = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let region = FaceRegion(box: face.box, rightEye: face.landmarks[36], leftEye: face.landmarks[45])
+        return (try Self.mesh().landmarks(in: photo, refining: region), face)
+    }
+
+    /// Mean distance between the shared points, as a fraction of the distance between the eyes'
+    /// outer corners.
+    func disagreement(_ mesh: MeshLandmarks, _ face: FaceObservation) -> Double {
+        let eyes = face.landmarks[36].distance(to: face.landmarks[45])
+        let total = Self.sharedPoints.reduce(0.0) { $0 + mesh.point($1.mesh).distance(to: face.landmarks[$1.dlib]) }
+        return total / Double(Self.sharedPoints.count) / eyes
+    }
+
+    @Test(arguments: FaceAnalyzerTests.portraits) func meshPointsLandWhereTheOtherModelPutsThem(_ name: String) throws {
+        let (mesh, face) = try meshAndDetection(Fixtures.image(name))
+        #expect(mesh.points.count == MeshLandmarks.count)
+        #expect(mesh.presence > 0.9, "presence \(mesh.presence)")
+        #expect(disagreement(mesh, face) < 0.08, "\(name): \(disagreement(mesh, face))")
+    }
+
+    @Test(arguments: [-25.0, 25.0]) func theMeshFollowsAHeadTiltedInThePicture(_ degrees: Double) throws {
+        let photo = try Fixtures.image("obama.jpg")
+        let (upright, face) = try meshAndDetection(photo)
+        let theta = degrees * .pi / 180, c = Point2D(x: face.box.midX, y: face.box.midY)
+        let rotated = photo.remapped(width: photo.width, height: photo.height) { x, y in
+            let dx = Double(x) - c.x, dy = Double(y) - c.y
+            return Point2D(x: c.x + dx * cos(theta) + dy * sin(theta), y: c.y - dx * sin(theta) + dy * cos(theta))
+        }
+        // Read in the upright face's region, then in the one its own points call for.
+        let tilted = try Self.mesh().landmarks(in: rotated, refining: upright.region)
+        for index in [MeshLandmarks.rightEyeOuter, MeshLandmarks.leftEyeOuter, 1, 152] {
+            let p = upright.point(index), dx = p.x - c.x, dy = p.y - c.y
+            let expected = Point2D(x: c.x + dx * cos(theta) - dy * sin(theta), y: c.y + dx * sin(theta) + dy * cos(theta))
+            let eyes = upright.point(MeshLandmarks.rightEyeOuter).distance(to: upright.point(MeshLandmarks.leftEyeOuter))
+            #expect(tilted.point(index).distance(to: expected) < 0.08 * eyes, "point \(index) at \(degrees) degrees")
+        }
+        #expect(abs(tilted.nextRegion.angle - upright.nextRegion.angle - theta) < 0.03)
+    }
+
+    @Test func aRegionWithoutAFaceIsSaidToHoldNone() throws {
+        // A smooth gradient with a few bars: no face to find.
+        var rgb = [UInt8](repeating: 0, count: 400 * 400 * 3)
+        for y in 0..<400 {
+            for x in 0..<400 {
+                let value = UInt8((x + y) / 4 % 256), bar: UInt8 = (x / 40) % 2 == 0 ? 40 : 0
+                rgb[(y * 400 + x) * 3] = value
+                rgb[(y * 400 + x) * 3 + 1] = value &+ bar
+                rgb[(y * 400 + x) * 3 + 2] = 128
+            }
+        }
+        let image = try Image(rgb: rgb, width: 400, height: 400)
+        let mesh = try Self.mesh().landmarks(in: image, region: FaceRegion(center: Point2D(x: 200, y: 200), side: 300, angle: 0))
+        #expect(mesh.presence < 0.5, "presence \(mesh.presence)")
+    }
+
+    /// `Sources/CLiteRT` declares the runtime's functions for one build of it: scripts/setup must
+    /// pin that build, and the file in place must be it.
+    @Test func theRuntimeInPlaceIsTheBuildItsDeclarationsWereWrittenFor() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let setup = try String(contentsOf: root.appendingPathComponent("scripts/setup"), encoding: .utf8)
+        #expect(setup.contains("\"ai-edge-litert==2.3.0\" wheel ai_edge_litert/libLiteRt.so"))
+        #expect(setup.contains("\"$VIGIL_MODELS/litert/libLiteRt.so\" \(FaceMesh.runtimeSHA256)"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [FaceModels.defaultDirectory.appendingPathComponent(FaceMesh.runtimeFile).path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output.hasPrefix(FaceMesh.runtimeSHA256))
+    }
+}
