@@ -55,6 +55,10 @@ public final class FaceAnalyzer: @unchecked Sendable {
     private let detector: OpaquePointer
     private let encoder: OpaquePointer
     private let poseEstimator: HeadPoseEstimator
+    /// MediaPipe's mesh, when the models name it for landmarks (this analyzer's own copy).
+    private let mesh: FaceMesh?
+    /// Head pose from the mesh's 468 points and its canonical face.
+    private let meshPoseEstimator: HeadPoseEstimator?
     private static let detectorWindow = 80.0
 
     /// Creates an analyzer over shared models (~25 MB of its own).
@@ -64,11 +68,19 @@ public final class FaceAnalyzer: @unchecked Sendable {
             vf_detector_destroy(detector)
             throw .allocationFailed("a face encoder")
         }
+        do {
+            mesh = models.landmarkModel == .mesh ? try FaceMesh(directory: models.directory) : nil
+        } catch {
+            vf_detector_destroy(detector)
+            vf_encoder_destroy(encoder)
+            throw error
+        }
         self.models = models
         self.options = options
         self.detector = detector
         self.encoder = encoder
         poseEstimator = HeadPoseEstimator(meanFace: models.meanFace)
+        meshPoseEstimator = models.canonicalFace.map { HeadPoseEstimator(meanFace: $0.points, weights: $0.weights) }
     }
 
     deinit {
@@ -104,6 +116,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let frames = previous.framesSinceDetection + 1
         if frames % options.redetectInterval == 0, let found = redetect(in: image, near: previous) { return found }
         guard frames <= options.maxTrackedFrames else { return nil }
+        if let mesh { return track(in: image, previous: previous, frames: frames, mesh: mesh) }
         // The box size is held: rebuilding it from landmark bounds shrinks the box on a turned
         // head (the jaw foreshortens) until tracking collapses. The first pass finds where the
         // face moved; when that is more than `settledShift` of the box, a second pass predicts in
@@ -140,6 +153,23 @@ public final class FaceAnalyzer: @unchecked Sendable {
         }
         return tracked
     }
+
+    /// Tracking with the mesh, as MediaPipe tracks: the mesh is read in the region the previous
+    /// frame's points call for, and the face is lost when the mesh no longer believes one is there.
+    private func track(in image: Image, previous: FaceObservation, frames: Int, mesh: FaceMesh) -> FaceObservation? {
+        guard let region = previous.meshRegion, let found = try? mesh.landmarks(in: image, region: region),
+              found.presence >= Self.meshPresence else { return nil }
+        let landmarks = found.ibug68
+        guard let bounds = Rect.bounding(landmarks) else { return nil }
+        let box = Rect(x: bounds.x + previous.anchor.x * bounds.width, y: bounds.y + previous.anchor.y * bounds.height,
+                       width: previous.anchor.width * bounds.width, height: previous.anchor.height * bounds.height)
+        guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
+        return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked, framesSinceDetection: frames,
+                       anchor: previous.anchor, mesh: found)
+    }
+
+    /// Below this presence the mesh says its region holds no face.
+    static let meshPresence = 0.5
 
     /// The most a tracked face's roll may change from one frame to the next (degrees): people
     /// tilt their heads more slowly than that, doubtful tracks jump by 15-20.
@@ -242,7 +272,13 @@ public final class FaceAnalyzer: @unchecked Sendable {
     }
 
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
-                         source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil) -> FaceObservation {
+                         source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
+                         mesh found: MeshLandmarks? = nil) -> FaceObservation {
+        if landmarks == nil, let mesh, let found = try? mesh.landmarks(in: image, refining: FaceRegion(box: box)) {
+            // A detector's box: the mesh read in it, then in the region its points call for.
+            return observe(image, box: box, landmarks: found.ibug68, score: score, source: source,
+                           framesSinceDetection: framesSinceDetection, anchor: anchor, mesh: found)
+        }
         let (box, landmarks) = landmarks.map { (box, $0) }
             ?? (source == .detected ? refinedLandmarks(image, detectedBox: box) : (box, predictLandmarks(image, box: box)))
         let anchor = anchor ?? Rect.bounding(landmarks).map { b in
@@ -251,11 +287,13 @@ public final class FaceAnalyzer: @unchecked Sendable {
         } ?? Rect(x: 0, y: 0, width: 1, height: 1)
         let quality = FaceQualityMeter.measure(image, box: box)
         return FaceObservation(
-            box: box, score: score, landmarks: landmarks, pose: poseEstimator.pose(for: landmarks),
+            box: box, score: score, landmarks: landmarks,
+            pose: found.flatMap { found in meshPoseEstimator.map { $0.pose(for: found.points) } }
+                ?? poseEstimator.pose(for: landmarks),
             eyes: FaceGeometry.eyes(landmarks), mouth: FaceGeometry.mouth(landmarks),
             quality: quality, color: FaceQualityMeter.color(image, box: box),
             placement: FaceGeometry.placement(box: box, landmarks: landmarks, width: image.width, height: image.height),
             source: source, framesSinceDetection: framesSinceDetection, anchor: anchor,
-            eyeDetail: EyeDetailMeter.measure(image, landmarks: landmarks, faceContrast: quality.contrast))
+            eyeDetail: EyeDetailMeter.measure(image, landmarks: landmarks, faceContrast: quality.contrast), meshRegion: found?.nextRegion)
     }
 }

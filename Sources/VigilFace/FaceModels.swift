@@ -14,6 +14,13 @@ public final class FaceModels: @unchecked Sendable {
 
     /// 68 mean-face points (x right, y down, z away from the camera), for head pose.
     public let meanFace: [SIMD3<Double>]
+    /// The mesh's canonical face, 468 points in the same frame as `meanFace`, and the weight of
+    /// each in a pose fit (with the mesh).
+    public let canonicalFace: (points: [SIMD3<Double>], weights: [Double])?
+    /// The model that puts landmarks on faces.
+    public let landmarkModel: LandmarkModel
+    /// Where the models were read; each analyzer opens its own face mesh there.
+    public let directory: URL
 
     /// File names expected in the models directory.
     public static let shapePredictorFile = "shape_predictor_68_face_landmarks.dat"
@@ -21,6 +28,8 @@ public final class FaceModels: @unchecked Sendable {
     public static let encoderFile = "dlib_face_recognition_resnet_model_v1.dat"
     /// The mean face written by scripts/setup.
     public static let meanFaceFile = "mean_face_68.txt"
+    /// The face mesh's canonical 3D face written by scripts/setup.
+    public static let canonicalFaceFile = "canonical_face_468.txt"
 
     /// `$VIGIL_MODELS`, or `~/.cache/vigil/models`.
     public static var defaultDirectory: URL {
@@ -31,7 +40,7 @@ public final class FaceModels: @unchecked Sendable {
     }
 
     /// Loads the models from `directory` (default: `defaultDirectory`). Takes about 1-2 s.
-    public init(directory: URL = FaceModels.defaultDirectory) throws(ModelError) {
+    public init(directory: URL = FaceModels.defaultDirectory, landmarks: LandmarkModel = .configured) throws(ModelError) {
         func path(_ name: String) throws(ModelError) -> String {
             let url = directory.appendingPathComponent(name)
             guard FileManager.default.isReadableFile(atPath: url.path) else {
@@ -39,7 +48,20 @@ public final class FaceModels: @unchecked Sendable {
             }
             return url.path
         }
-        meanFace = try Self.loadMeanFace(path(Self.meanFaceFile))
+        if landmarks == .mesh {
+            _ = try path(FaceMesh.modelFile)
+            _ = try path(FaceMesh.runtimeFile)
+            let rows = try Self.loadFace(path(Self.canonicalFaceFile), name: Self.canonicalFaceFile, points: MeshLandmarks.count, columns: 4)
+            // MediaPipe's pose points, but those below the nose tip (jaw, lower cheeks): they move
+            // with an open mouth, and the pose's pitch moved with them.
+            let noseTip = rows[MeshLandmarks.noseTip].point.y
+            canonicalFace = (rows.map { SIMD3($0.point.x, -$0.point.y, $0.point.z) }, rows.map { $0.point.y >= noseTip ? $0.weight : 0 })
+        } else {
+            canonicalFace = nil
+        }
+        self.directory = directory
+        landmarkModel = landmarks
+        meanFace = try Self.loadFace(path(Self.meanFaceFile), name: Self.meanFaceFile, points: 68, columns: 3).map(\.point)
         let shapePath = try path(Self.shapePredictorFile), encoderPath = try path(Self.encoderFile)
         var message = [CChar](repeating: 0, count: 512)
         guard let shape = vf_shape_model_load(shapePath, &message, message.count) else {
@@ -73,15 +95,18 @@ public final class FaceModels: @unchecked Sendable {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func loadMeanFace(_ path: String) throws(ModelError) -> [SIMD3<Double>] {
+    /// A 3D face of `points` lines of "x y z" (and a weight as a fourth column). Both files' z
+    /// points toward the camera; pose fitting uses a right-handed frame with y down and z away
+    /// from the camera. (The canonical face's y also points up, which its caller turns.)
+    private static func loadFace(_ path: String, name: String, points: Int, columns: Int) throws(ModelError)
+        -> [(point: SIMD3<Double>, weight: Double)] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .invalidFile(name: meanFaceFile, reason: "unreadable")
+            throw .invalidFile(name: name, reason: "unreadable")
         }
         let rows = text.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
-        guard rows.count == 68, rows.allSatisfy({ $0.count == 3 }) else {
-            throw .invalidFile(name: meanFaceFile, reason: "expected 68 lines of x y z")
+        guard rows.count == points, rows.allSatisfy({ $0.count == columns }) else {
+            throw .invalidFile(name: name, reason: "expected \(points) lines of \(columns) numbers")
         }
-        // The file's z points toward the camera; pose fitting uses a right-handed frame with y down.
-        return rows.map { SIMD3($0[0], $0[1], -$0[2]) }
+        return rows.map { (SIMD3($0[0], $0[1], -$0[2]), columns > 3 ? $0[3] : 1) }
     }
 }

@@ -43,13 +43,15 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     /// a tilted face between where it was and where it is; the track stays doubtful until its
     /// roll comes back near this or a detection replaces it. Its pose then says nothing.
     public var trustedRoll: Double?
+    /// Where the face mesh reads this face in the next frame (nil with the 68-point predictor).
+    public var meshRegion: FaceRegion?
     /// Whether this is a doubtful track (`trustedRoll`).
     public var isDoubtful: Bool { trustedRoll != nil }
 
     /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
     public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
                 quality: FaceQuality, color: FaceColor, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect,
-                eyeDetail: EyeDetail? = nil, trustedRoll: Double? = nil) {
+                eyeDetail: EyeDetail? = nil, trustedRoll: Double? = nil, meshRegion: FaceRegion? = nil) {
         self.box = box
         self.score = score
         self.landmarks = landmarks
@@ -64,6 +66,7 @@ public struct FaceObservation: Codable, Hashable, Sendable {
         self.anchor = anchor
         self.eyeDetail = eyeDetail
         self.trustedRoll = trustedRoll
+        self.meshRegion = meshRegion
     }
 }
 

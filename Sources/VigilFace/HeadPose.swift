@@ -22,33 +22,50 @@ public struct HeadPose: Codable, Hashable, Sendable {
     }
 }
 
-/// Fits a 3D mean face to 68 landmarks under scaled orthographic projection (least squares).
+/// Fits a 3D face to landmarks under scaled orthographic projection (weighted least squares):
+/// dlib's 68-point mean face, or the face mesh's canonical face with MediaPipe's weights, which
+/// rest on points that expressions hardly move (eye corners, nose, forehead, cheeks).
 public struct HeadPoseEstimator: Sendable {
-    private let model: [SIMD3<Double>]
-    private let normalInverse: [[Double]]   // (XᵀX)⁻¹ of the centred model
+    private let count: Int
+    private let indices: [Int]              // the points with a weight
+    private let weights: [Double]
+    private let model: [SIMD3<Double>]      // those points, centred on their weighted centroid
+    private let normalInverse: [[Double]]   // (XᵀWX)⁻¹ of the centred model
 
-    /// Prepares the fit for a 68-point mean face.
-    public init(meanFace: [SIMD3<Double>]) {
-        let centroid = meanFace.reduce(SIMD3<Double>()) { $0 + $1 } / Double(meanFace.count)
-        model = meanFace.map { $0 - centroid }
+    /// Prepares the fit for `meanFace`, every point weighing `weights[i]` (all 1 when nil).
+    public init(meanFace: [SIMD3<Double>], weights: [Double]? = nil) {
+        count = meanFace.count
+        let all = weights ?? [Double](repeating: 1, count: meanFace.count)
+        indices = all.indices.filter { all[$0] > 0 }
+        self.weights = indices.map { all[$0] }
+        let total = self.weights.reduce(0, +)
+        let centroid = zip(indices, self.weights).reduce(SIMD3<Double>()) { $0 + $1.1 * meanFace[$1.0] } / total
+        model = indices.map { meanFace[$0] - centroid }
         var normal = [[Double]](repeating: [0, 0, 0], count: 3)
-        for p in model {
-            for r in 0..<3 { for c in 0..<3 { normal[r][c] += p[r] * p[c] } }
+        for (p, w) in zip(model, self.weights) {
+            for r in 0..<3 { for c in 0..<3 { normal[r][c] += w * p[r] * p[c] } }
         }
         normalInverse = Self.invert3(normal)
     }
 
-    /// The pose for 68 landmarks in image coordinates.
+    /// The pose for landmarks in image coordinates, as many and in the order of the face's points.
     public func pose(for landmarks: [Point2D]) -> HeadPose {
-        precondition(landmarks.count == model.count, "expected \(model.count) landmarks")
-        let n = Double(landmarks.count)
-        let cx = landmarks.reduce(0) { $0 + $1.x } / n, cy = landmarks.reduce(0) { $0 + $1.y } / n
-        // M = (xᵀX)(XᵀX)⁻¹: the 2x3 affine camera that best maps the model onto the landmarks.
+        precondition(landmarks.count == count, "expected \(count) landmarks")
+        let total = weights.reduce(0, +)
+        var cx = 0.0, cy = 0.0
+        for (i, w) in zip(indices, weights) {
+            cx += w * landmarks[i].x
+            cy += w * landmarks[i].y
+        }
+        cx /= total
+        cy /= total
+        // M = (xᵀWX)(XᵀWX)⁻¹: the 2x3 affine camera that best maps the model onto the landmarks.
         var cross = [[Double]](repeating: [0, 0, 0], count: 2)
-        for (p, q) in zip(landmarks, model) {
+        for ((i, w), q) in zip(zip(indices, weights), model) {
+            let p = landmarks[i]
             for c in 0..<3 {
-                cross[0][c] += (p.x - cx) * q[c]
-                cross[1][c] += (p.y - cy) * q[c]
+                cross[0][c] += w * (p.x - cx) * q[c]
+                cross[1][c] += w * (p.y - cy) * q[c]
             }
         }
         func row(_ r: Int) -> SIMD3<Double> {
@@ -57,8 +74,37 @@ public struct HeadPoseEstimator: Sendable {
             return out
         }
         // Nearest rotation: orthonormalise the two rows (Gram-Schmidt), third row by cross product.
-        let r1 = normalize(row(0))
-        let r2 = normalize(row(1) - (row(1) * r1).sum() * r1)
+        let r1 = Self.normalize(row(0))
+        let r2 = Self.normalize(row(1) - (row(1) * r1).sum() * r1)
+        return Self.pose(r1, r2)
+    }
+
+    /// The pose for points with depth (the face mesh gives x and y in image pixels and z in the
+    /// same scale, away from the camera): the rotation that best maps the face onto them (weighted
+    /// Kabsch, by polar decomposition), free of the depth a flat fit must guess.
+    public func pose(for points: [SIMD3<Double>]) -> HeadPose {
+        precondition(points.count == count, "expected \(count) points")
+        let total = weights.reduce(0, +)
+        let centroid = zip(indices, weights).reduce(SIMD3<Double>()) { $0 + $1.1 * points[$1.0] } / total
+        // H = Σ w (p - p̄) qᵀ: its orthogonal polar factor is the rotation taking the model to the points.
+        var h = [[Double]](repeating: [0, 0, 0], count: 3)
+        for ((i, w), q) in zip(zip(indices, weights), model) {
+            let p = points[i] - centroid
+            for r in 0..<3 { for c in 0..<3 { h[r][c] += w * p[r] * q[c] } }
+        }
+        var rotation = h
+        for _ in 0..<30 {
+            let inverse = Self.invert3(rotation)
+            var next = rotation
+            for r in 0..<3 { for c in 0..<3 { next[r][c] = (rotation[r][c] + inverse[c][r]) / 2 } }
+            rotation = next
+        }
+        return Self.pose(Self.normalize(SIMD3(rotation[0][0], rotation[0][1], rotation[0][2])),
+                         Self.normalize(SIMD3(rotation[1][0], rotation[1][1], rotation[1][2])))
+    }
+
+    /// Yaw, pitch and roll of the rotation whose first two rows are `r1` and `r2`.
+    private static func pose(_ r1: SIMD3<Double>, _ r2: SIMD3<Double>) -> HeadPose {
         let r3 = SIMD3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x)
         // The face looks along -z of the model; its direction in camera space is -(third column).
         let facing = SIMD3(-r1.z, -r2.z, -r3.z)
@@ -69,7 +115,7 @@ public struct HeadPoseEstimator: Sendable {
         return HeadPose(yaw: yaw, pitch: pitch, roll: roll)
     }
 
-    private func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    private static func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> {
         let length = (v * v).sum().squareRoot()
         return length > 0 ? v / length : v
     }

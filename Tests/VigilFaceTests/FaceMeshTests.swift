@@ -70,6 +70,44 @@ import VigilCore
         #expect(mesh.presence < 0.5, "presence \(mesh.presence)")
     }
 
+    /// An analyzer whose models name the mesh: a face found by the detector, then followed
+    /// through a turn by the mesh alone, its pose read on the canonical face.
+    func meshScene() throws -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
+        let photo = try Fixtures.image("obama.jpg")
+        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
+        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let analyzer = try FaceAnalyzer(models: FaceModels(landmarks: .mesh), options: DetectionOptions(redetectInterval: 100, maxTrackedFrames: 100))
+        return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
+    }
+
+    @Test func anAnalyzerOnTheMeshFollowsATurnAndReadsItsDirection() throws {
+        let (analyzer, frame, first) = try meshScene()
+        #expect(first.meshRegion != nil && abs(first.pose.yaw) < 8 && abs(first.pose.roll) < 8, "\(first.pose)")
+        var previous = first
+        for angle in stride(from: 5.0, through: 40, by: 5) {
+            let turned = Fixtures.turned(frame, degrees: angle, centre: Point2D(x: 320, y: 240))
+            let face = try #require(analyzer.track(in: turned, previous: previous), "lost at \(angle) degrees")
+            #expect(face.source == .tracked)
+            previous = face
+        }
+        // The frame turned as a plane (a flat picture, whose turn a 3D fit reads as a few degrees
+        // only): the face turns the way the 68-point fit reads it.
+        let dlib = try Fixtures.analyzer(DetectionOptions(redetectInterval: 100, maxTrackedFrames: 100))
+        var reference = try #require(dlib.detect(in: frame).first)
+        for angle in stride(from: 5.0, through: 40, by: 5) {
+            reference = try #require(dlib.track(in: Fixtures.turned(frame, degrees: angle, centre: Point2D(x: 320, y: 240)), previous: reference))
+        }
+        #expect((previous.pose.yaw - first.pose.yaw) * (reference.pose.yaw - first.pose.yaw) > 0, "mesh \(previous.pose), 68 points \(reference.pose)")
+        #expect(abs(previous.pose.yaw - first.pose.yaw) > 4, "\(previous.pose)")
+    }
+
+    @Test func theMeshLetsGoOfAFaceThatIsGone() throws {
+        let (analyzer, frame, face) = try meshScene()
+        #expect(analyzer.track(in: frame, previous: face) != nil)
+        let blank = try Image(rgb: [UInt8](repeating: 90, count: frame.width * frame.height * 3), width: frame.width, height: frame.height)
+        #expect(analyzer.track(in: blank, previous: face) == nil)
+    }
+
     /// `Sources/CLiteRT` declares the runtime's functions for one build of it: scripts/setup must
     /// pin that build, and the file in place must be it.
     @Test func theRuntimeInPlaceIsTheBuildItsDeclarationsWereWrittenFor() throws {

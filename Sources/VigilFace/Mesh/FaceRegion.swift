@@ -3,7 +3,7 @@ import VigilCore
 
 /// The square, turned part of an image a face mesh is read in: centred on the face, `side`
 /// pixels wide, its x axis along the eye line (`angle`, radians, clockwise in image coordinates).
-public struct FaceRegion: Hashable, Sendable {
+public struct FaceRegion: Codable, Hashable, Sendable {
     /// Centre in image pixels.
     public var center: Point2D
     /// Side of the square in image pixels.

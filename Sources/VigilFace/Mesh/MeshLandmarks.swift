@@ -17,6 +17,26 @@ public struct MeshLandmarks: Sendable {
     public static let rightEyeOuter = 33
     /// Outer corner of the subject's left eye.
     public static let leftEyeOuter = 263
+    /// Tip of the nose.
+    public static let noseTip = 1
+
+    /// The mesh points that stand for the 68 points of the iBUG 300-W scheme, in its order (jaw
+    /// line, brows, nose, eyes, lips), so that measures written for that scheme read the mesh.
+    /// Chosen on the mesh's topology (face oval, brow, eye and lip contours), each the contour
+    /// vertex nearest on average to where the scheme puts its point on the fixture portraits,
+    /// paired left with right: the eyes' corners are the mesh's own (33, 133, 362, 263), the
+    /// jaw's points lie on its face oval.
+    public static let ibugIndices: [Int] = [
+        127, 234, 132, 58, 172, 150, 149, 148, 152, 377, 378, 379, 397, 288, 361, 454, 356,  // jaw 0-16
+        46, 63, 105, 66, 55, 285, 296, 334, 293, 276,                                     // brows 17-26
+        168, 197, 5, 4, 240, 97, 2, 326, 460,                                             // nose 27-35
+        33, 160, 158, 133, 153, 144, 362, 385, 387, 263, 373, 380,                        // eyes 36-47
+        61, 39, 37, 0, 267, 269, 291, 321, 314, 17, 84, 91,                               // outer lips 48-59
+        78, 82, 13, 312, 308, 317, 14, 87,                                                // inner lips 60-67
+    ]
+
+    /// The mesh's points in the 68-point scheme (`ibugIndices`).
+    public var ibug68: [Point2D] { Self.ibugIndices.map(point) }
 
     /// Point `index` in the image plane.
     public func point(_ index: Int) -> Point2D { Point2D(x: points[index].x, y: points[index].y) }
