@@ -168,6 +168,10 @@ public final class FaceAnalyzer: @unchecked Sendable {
                        anchor: previous.anchor, mesh: found)
     }
 
+    /// The 68-point scheme's points in the order of dlib's 5-point scheme (checked against
+    /// dlib's 5-point predictor on a fixture portrait: each within 2.3 pixels).
+    static let fivePointScheme = [45, 42, 36, 39, 33]
+
     /// Below this presence the mesh says its region holds no face.
     static let meshPresence = 0.5
 
@@ -187,13 +191,17 @@ public final class FaceAnalyzer: @unchecked Sendable {
     }
 
     /// The 128-d descriptor of a face, from a 150x150 chip aligned on its landmarks.
+    /// With the mesh, the chip is aligned on 5 points, dlib's 5-point scheme (its order: the
+    /// image-right eye's outer and inner corner, the image-left eye's, the nose's base), which
+    /// the mesh's points for the 68-point scheme's 45, 42, 36, 39 and 33 stand for.
     public func descriptor(for face: FaceObservation, in image: Image) throws(FaceError) -> FaceDescriptor {
         guard face.landmarks.count == 68 else { throw .invalidLandmarks }
-        let points = face.landmarks.flatMap { [Float($0.x), Float($0.y)] }
+        let alignment = mesh == nil ? face.landmarks : Self.fivePointScheme.map { face.landmarks[$0] }
+        let points = alignment.flatMap { [Float($0.x), Float($0.y)] }
         var values = [Float](repeating: 0, count: FaceDescriptor.dimension)
         let status = BLASRuntime.exclusive {
             image.rgb.withUnsafeBufferPointer { rgb in
-                vf_encoder_compute(encoder, rgb.baseAddress, image.width, image.height, points, 68, &values)
+                vf_encoder_compute(encoder, rgb.baseAddress, image.width, image.height, points, Int32(alignment.count), &values)
             }
         }
         guard status == VF_OK else { throw .encoderFailed }

@@ -101,6 +101,19 @@ import VigilCore
         #expect(abs(previous.pose.yaw - first.pose.yaw) > 4, "\(previous.pose)")
     }
 
+    /// The descriptor aligned on 5 of the mesh's points (no 68-point predictor) still tells the
+    /// same person from another.
+    @Test func descriptorsAlignedOnTheMeshTellPeopleApart() throws {
+        let analyzer = try FaceAnalyzer(models: FaceModels(landmarks: .mesh), options: .photos)
+        func descriptor(_ name: String) throws -> FaceDescriptor {
+            let photo = try Fixtures.image(name)
+            return try analyzer.descriptor(for: try #require(analyzer.detect(in: photo).first), in: photo)
+        }
+        let obama = try descriptor("obama.jpg"), obama2 = try descriptor("obama2.jpg"), biden = try descriptor("biden.jpg")
+        #expect(obama.distance(to: obama2) < 0.45, "same person: \(obama.distance(to: obama2))")
+        #expect(obama.distance(to: biden) > 0.7, "two people: \(obama.distance(to: biden))")
+    }
+
     @Test func theMeshLetsGoOfAFaceThatIsGone() throws {
         let (analyzer, frame, face) = try meshScene()
         #expect(analyzer.track(in: frame, previous: face) != nil)
