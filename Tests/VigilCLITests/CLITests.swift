@@ -151,7 +151,9 @@ import VigilTestSupport
     /// A short pass of `scripts/fuzz` (300 inputs a parser): no hang, no 5xx, no forgery, every parser ran.
     @Test func aShortFuzzPassFindsNoHangOrServerError() throws {
         let fuzz = Self.binary.deletingLastPathComponent().appendingPathComponent("vigil-fuzz")
-        let run = try Self.run(["--fixtures", Self.fixtures, "--count", "300", "--seconds", "60"], executable: fuzz)
+        // Bounded by its count, not by time: a 60-second cap left the document reader 22 inputs
+        // short on a machine half as fast (CI, 2026-12-07), which said nothing about the parsers.
+        let run = try Self.run(["--fixtures", Self.fixtures, "--count", "300"], executable: fuzz)
         #expect(run.status == 0, "\(run.stderr)")
         let reports = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

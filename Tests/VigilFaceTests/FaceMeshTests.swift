@@ -121,6 +121,15 @@ import VigilCore
         #expect(analyzer.track(in: blank, previous: face) == nil)
     }
 
+    @Test(arguments: [FaceRegion(center: Point2D(x: .nan, y: 10), side: 100, angle: 0),
+                      FaceRegion(center: Point2D(x: 10, y: 10), side: .infinity, angle: 0),
+                      FaceRegion(center: Point2D(x: 10, y: 10), side: 0, angle: 0),
+                      FaceRegion(center: Point2D(x: 10, y: 10), side: 100, angle: .nan)])
+    func aRegionThatIsNoSquareIsAnErrorNotACrash(_ region: FaceRegion) throws {
+        let image = try Image(rgb: [UInt8](repeating: 128, count: 64 * 64 * 3), width: 64, height: 64)
+        #expect(throws: ModelError.self) { try Self.mesh().landmarks(in: image, region: region) }
+    }
+
     /// `Sources/CLiteRT` declares the runtime's functions for one build of it: scripts/setup must
     /// pin that build, and the file in place must be it.
     @Test func theRuntimeInPlaceIsTheBuildItsDeclarationsWereWrittenFor() throws {

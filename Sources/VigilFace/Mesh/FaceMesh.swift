@@ -33,6 +33,10 @@ public final class FaceMesh {
 
     /// The mesh of the face in `region` of `image`.
     public func landmarks(in image: Image, region: FaceRegion) throws(ModelError) -> MeshLandmarks {
+        // A region read from non-finite points would sample nowhere (and trap converting to pixels).
+        guard region.side.isFinite, region.side >= 1, region.angle.isFinite, region.center.x.isFinite, region.center.y.isFinite else {
+            throw .runFailed("the face region is not a square of finite size")
+        }
         let outputs = try network.run(crop(image, region))
         guard let raw = outputs.first(where: { $0.count == MeshLandmarks.count * 3 }),
               let presence = outputs.first(where: { $0.count == 1 }) else { throw .runFailed("unexpected outputs") }
@@ -40,6 +44,9 @@ public final class FaceMesh {
         let points = (0..<MeshLandmarks.count).map { i -> SIMD3<Double> in
             let p = region.imagePoint(u: Double(raw[3 * i]) / side, v: Double(raw[3 * i + 1]) / side)
             return SIMD3(p.x, p.y, Double(raw[3 * i + 2]) * zScale)
+        }
+        guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }), presence[0].isFinite else {
+            throw .runFailed("the mesh gave non-finite points")
         }
         return MeshLandmarks(points: points, presence: 1 / (1 + exp(-Double(presence[0]))), region: region)
     }
