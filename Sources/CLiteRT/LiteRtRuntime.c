@@ -171,6 +171,11 @@ static int make_tensor(vl_litert_model *m, handle signature_tensor, struct tenso
     t->floats = count;
     status = api.create_managed_buffer(m->environment, host_memory_buffer, &t->type, count * sizeof(float), &t->buffer);
     if (status != 0) { fail(error, size, "tensor buffer: %s", status_name(status)); return 0; }
+    size_t packed = 0;
+    if (api.buffer_packed_size(t->buffer, &packed) != 0 || packed < count * sizeof(float)) {
+        fail(error, size, "a tensor's buffer is smaller than its shape");
+        return 0;
+    }
     return 1;
 }
 
@@ -248,18 +253,11 @@ int vl_litert_model_input_shape(const vl_litert_model *m, size_t i, int *dimensi
     return rank;
 }
 
-// Copies between a caller's floats and a tensor's buffer, locked for the copy only.
+// Copies between a caller's floats and a tensor's buffer (sized at open), locked for the copy only.
 static int copy(struct tensor *t, float *to, const float *from, char *error, size_t size) {
     void *memory = NULL;
     int status = api.lock_buffer(t->buffer, &memory, from ? lock_write : lock_read);
     if (status != 0) { fail(error, size, "locking a tensor: %s", status_name(status)); return 0; }
-    size_t packed = 0;
-    api.buffer_packed_size(t->buffer, &packed);
-    if (packed < t->floats * sizeof(float)) {
-        api.unlock_buffer(t->buffer);
-        fail(error, size, "a tensor's buffer is smaller than its shape");
-        return 0;
-    }
     if (from) memcpy(memory, from, t->floats * sizeof(float));
     else memcpy(to, memory, t->floats * sizeof(float));
     api.unlock_buffer(t->buffer);

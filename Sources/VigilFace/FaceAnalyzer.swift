@@ -159,12 +159,11 @@ public final class FaceAnalyzer: @unchecked Sendable {
     private func track(in image: Image, previous: FaceObservation, frames: Int, mesh: FaceMesh) -> FaceObservation? {
         guard let region = previous.meshRegion, let found = try? mesh.landmarks(in: image, region: region),
               found.presence >= Self.meshPresence else { return nil }
-        let landmarks = found.ibug68
-        guard let bounds = Rect.bounding(landmarks) else { return nil }
+        guard let bounds = Rect.bounding(found.ibug68) else { return nil }
         let box = Rect(x: bounds.x + previous.anchor.x * bounds.width, y: bounds.y + previous.anchor.y * bounds.height,
                        width: previous.anchor.width * bounds.width, height: previous.anchor.height * bounds.height)
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
-        return observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked, framesSinceDetection: frames,
+        return observe(image, box: box, score: previous.score, source: .tracked, framesSinceDetection: frames,
                        anchor: previous.anchor, mesh: found)
     }
 
@@ -282,12 +281,12 @@ public final class FaceAnalyzer: @unchecked Sendable {
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
                          source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
                          mesh found: MeshLandmarks? = nil) -> FaceObservation {
-        if landmarks == nil, let mesh, let found = try? mesh.landmarks(in: image, refining: FaceRegion(box: box)) {
+        var found = found
+        if landmarks == nil, found == nil, let mesh {
             // A detector's box: the mesh read in it, then in the region its points call for.
-            return observe(image, box: box, landmarks: found.ibug68, score: score, source: source,
-                           framesSinceDetection: framesSinceDetection, anchor: anchor, mesh: found)
+            found = try? mesh.landmarks(in: image, refining: FaceRegion(box: box))
         }
-        let (box, landmarks) = landmarks.map { (box, $0) }
+        let (box, landmarks) = landmarks.map { (box, $0) } ?? found.map { (box, $0.ibug68) }
             ?? (source == .detected ? refinedLandmarks(image, detectedBox: box) : (box, predictLandmarks(image, box: box)))
         let anchor = anchor ?? Rect.bounding(landmarks).map { b in
             Rect(x: (box.x - b.x) / max(b.width, 1), y: (box.y - b.y) / max(b.height, 1),

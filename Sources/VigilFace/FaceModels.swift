@@ -49,8 +49,6 @@ public final class FaceModels: @unchecked Sendable {
             return url.path
         }
         if landmarks == .mesh {
-            _ = try path(FaceMesh.modelFile)
-            _ = try path(FaceMesh.runtimeFile)
             let rows = try Self.loadFace(path(Self.canonicalFaceFile), name: Self.canonicalFaceFile, points: MeshLandmarks.count, columns: 4)
             // MediaPipe's pose points, but those below the nose tip (jaw, lower cheeks): they move
             // with an open mouth, and the pose's pitch moved with them.

@@ -29,6 +29,7 @@ public struct HeadPoseEstimator: Sendable {
     private let count: Int
     private let indices: [Int]              // the points with a weight
     private let weights: [Double]
+    private let totalWeight: Double
     private let model: [SIMD3<Double>]      // those points, centred on their weighted centroid
     private let normalInverse: [[Double]]   // (XᵀWX)⁻¹ of the centred model
 
@@ -38,8 +39,8 @@ public struct HeadPoseEstimator: Sendable {
         let all = weights ?? [Double](repeating: 1, count: meanFace.count)
         indices = all.indices.filter { all[$0] > 0 }
         self.weights = indices.map { all[$0] }
-        let total = self.weights.reduce(0, +)
-        let centroid = zip(indices, self.weights).reduce(SIMD3<Double>()) { $0 + $1.1 * meanFace[$1.0] } / total
+        totalWeight = self.weights.reduce(0, +)
+        let centroid = zip(indices, self.weights).reduce(SIMD3<Double>()) { $0 + $1.1 * meanFace[$1.0] } / totalWeight
         model = indices.map { meanFace[$0] - centroid }
         var normal = [[Double]](repeating: [0, 0, 0], count: 3)
         for (p, w) in zip(model, self.weights) {
@@ -51,14 +52,13 @@ public struct HeadPoseEstimator: Sendable {
     /// The pose for landmarks in image coordinates, as many and in the order of the face's points.
     public func pose(for landmarks: [Point2D]) -> HeadPose {
         precondition(landmarks.count == count, "expected \(count) landmarks")
-        let total = weights.reduce(0, +)
         var cx = 0.0, cy = 0.0
         for (i, w) in zip(indices, weights) {
             cx += w * landmarks[i].x
             cy += w * landmarks[i].y
         }
-        cx /= total
-        cy /= total
+        cx /= totalWeight
+        cy /= totalWeight
         // M = (xᵀWX)(XᵀWX)⁻¹: the 2x3 affine camera that best maps the model onto the landmarks.
         var cross = [[Double]](repeating: [0, 0, 0], count: 2)
         for ((i, w), q) in zip(zip(indices, weights), model) {
@@ -84,8 +84,7 @@ public struct HeadPoseEstimator: Sendable {
     /// Kabsch, by polar decomposition), free of the depth a flat fit must guess.
     public func pose(for points: [SIMD3<Double>]) -> HeadPose {
         precondition(points.count == count, "expected \(count) points")
-        let total = weights.reduce(0, +)
-        let centroid = zip(indices, weights).reduce(SIMD3<Double>()) { $0 + $1.1 * points[$1.0] } / total
+        let centroid = zip(indices, weights).reduce(SIMD3<Double>()) { $0 + $1.1 * points[$1.0] } / totalWeight
         // H = Σ w (p - p̄) qᵀ: its orthogonal polar factor is the rotation taking the model to the points.
         var h = [[Double]](repeating: [0, 0, 0], count: 3)
         for ((i, w), q) in zip(zip(indices, weights), model) {

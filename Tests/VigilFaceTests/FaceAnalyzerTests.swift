@@ -9,9 +9,7 @@ import VigilCore
     /// A portrait placed in a 640x480 camera frame, as a webcam would see it, and the face a camera
     /// analyzer with `options` detects there.
     func cameraScene(_ options: DetectionOptions = DetectionOptions()) throws -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
-        let photo = try Fixtures.image("obama.jpg")
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let frame = try #require(try Fixtures.cameraFrame())
         let analyzer = try Fixtures.analyzer(options)
         return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
     }
@@ -46,12 +44,7 @@ import VigilCore
         let photo = try Fixtures.image("obama.jpg")
         let analyzer = try Fixtures.analyzer(.photos)
         let upright = try #require(analyzer.detect(in: photo).first)
-        let theta = degrees * .pi / 180, c = Point2D(x: upright.box.midX, y: upright.box.midY)
-        // Rotating the content clockwise by theta: sample the source at the inverse rotation.
-        let rotated = photo.remapped(width: photo.width, height: photo.height) { x, y in
-            let dx = Double(x) - c.x, dy = Double(y) - c.y
-            return Point2D(x: c.x + dx * cos(theta) + dy * sin(theta), y: c.y - dx * sin(theta) + dy * cos(theta))
-        }
+        let rotated = Fixtures.rotated(photo, degrees: degrees, about: Point2D(x: upright.box.midX, y: upright.box.midY))
         let face = try #require(analyzer.detect(in: rotated).first)
         #expect(abs(face.pose.roll - upright.pose.roll - degrees) < 4, "\(face.pose)")
     }

@@ -39,10 +39,7 @@ import VigilCore
         let photo = try Fixtures.image("obama.jpg")
         let (upright, face) = try meshAndDetection(photo)
         let theta = degrees * .pi / 180, c = Point2D(x: face.box.midX, y: face.box.midY)
-        let rotated = photo.remapped(width: photo.width, height: photo.height) { x, y in
-            let dx = Double(x) - c.x, dy = Double(y) - c.y
-            return Point2D(x: c.x + dx * cos(theta) + dy * sin(theta), y: c.y - dx * sin(theta) + dy * cos(theta))
-        }
+        let rotated = Fixtures.rotated(photo, degrees: degrees, about: c)
         // Read in the upright face's region, then in the one its own points call for.
         let tilted = try Self.mesh().landmarks(in: rotated, refining: upright.region)
         for index in [MeshLandmarks.rightEyeOuter, MeshLandmarks.leftEyeOuter, 1, 152] {
@@ -73,9 +70,7 @@ import VigilCore
     /// An analyzer whose models name the mesh: a face found by the detector, then followed
     /// through a turn by the mesh alone, its pose read on the canonical face.
     func meshScene() throws -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
-        let photo = try Fixtures.image("obama.jpg")
-        let portrait = try #require(try Fixtures.analyzer(.photos).detect(in: photo).first)
-        let frame = Fixtures.frame(from: photo, face: portrait.box)
+        let frame = try #require(try Fixtures.cameraFrame())
         let analyzer = try FaceAnalyzer(models: FaceModels(landmarks: .mesh), options: DetectionOptions(redetectInterval: 100, maxTrackedFrames: 100))
         return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
     }

@@ -25,6 +25,22 @@ enum Fixtures {
         try FaceAnalyzer(models: models.get(), options: options)
     }
 
+    /// Obama's portrait as a 640x480 camera frame (`frame(from:face:)`); nil if no face is found.
+    static func cameraFrame() throws -> Image? {
+        let photo = try image("obama.jpg")
+        return try analyzer(.photos).detect(in: photo).first.map { frame(from: photo, face: $0.box) }
+    }
+
+    /// The photo's content turned clockwise by `degrees` about `centre` (the image keeps its size).
+    static func rotated(_ photo: Image, degrees: Double, about centre: Point2D) -> Image {
+        let theta = degrees * .pi / 180
+        // Sample the source at the inverse rotation.
+        return photo.remapped(width: photo.width, height: photo.height) { x, y in
+            let dx = Double(x) - centre.x, dy = Double(y) - centre.y
+            return Point2D(x: centre.x + dx * cos(theta) + dy * sin(theta), y: centre.y - dx * sin(theta) + dy * cos(theta))
+        }
+    }
+
     /// A 640x480 camera-like frame around the face of a portrait (the face ~ 45% of the height).
     static func frame(from photo: Image, face: Rect) -> Image {
         let cropHeight = face.height / 0.45, cropWidth = cropHeight * 4 / 3
