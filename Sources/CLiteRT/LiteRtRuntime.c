@@ -164,6 +164,8 @@ static int make_tensor(vl_litert_model *m, handle signature_tensor, struct tenso
     if (status != 0) { fail(error, size, "tensor type: %s", status_name(status)); return 0; }
     if (t->type.element_type != float32_type) { fail(error, size, "a tensor is not float32"); return 0; }
     size_t count = 1;
+    // A batch left open (-1) is a batch of one, as the model was converted for.
+    if (t->type.rank > 0 && t->type.dimensions[0] == -1) t->type.dimensions[0] = 1;
     for (unsigned d = 0; d < t->type.rank; d++) {
         if (t->type.dimensions[d] <= 0) { fail(error, size, "a tensor has a dynamic dimension"); return 0; }
         count *= (size_t)t->type.dimensions[d];
@@ -246,11 +248,18 @@ size_t vl_litert_model_output_count(const vl_litert_model *m) { return m->output
 size_t vl_litert_model_input_size(const vl_litert_model *m, size_t i) { return i < m->input_count ? m->inputs[i].floats : 0; }
 size_t vl_litert_model_output_size(const vl_litert_model *m, size_t i) { return i < m->output_count ? m->outputs[i].floats : 0; }
 
-int vl_litert_model_input_shape(const vl_litert_model *m, size_t i, int *dimensions) {
-    if (i >= m->input_count) return 0;
-    int rank = (int)m->inputs[i].type.rank;
-    for (int d = 0; d < rank && d < 8; d++) dimensions[d] = m->inputs[i].type.dimensions[d];
+static int shape(const struct tensor *t, int *dimensions) {
+    int rank = (int)t->type.rank;
+    for (int d = 0; d < rank && d < 8; d++) dimensions[d] = t->type.dimensions[d];
     return rank;
+}
+
+int vl_litert_model_input_shape(const vl_litert_model *m, size_t i, int *dimensions) {
+    return i < m->input_count ? shape(&m->inputs[i], dimensions) : 0;
+}
+
+int vl_litert_model_output_shape(const vl_litert_model *m, size_t i, int *dimensions) {
+    return i < m->output_count ? shape(&m->outputs[i], dimensions) : 0;
 }
 
 // Copies between a caller's floats and a tensor's buffer (sized at open), locked for the copy only.

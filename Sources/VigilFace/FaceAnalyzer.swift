@@ -57,7 +57,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
     private let poseEstimator: HeadPoseEstimator
     /// MediaPipe's mesh, when the models name it for landmarks (this analyzer's own copy).
     private let mesh: FaceMesh?
-    /// Head pose from the mesh's 468 points and its canonical face.
+    /// Head pose from the mesh's face points (not its irises) and its canonical face.
     private let meshPoseEstimator: HeadPoseEstimator?
     private static let detectorWindow = 80.0
 
@@ -295,7 +295,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let quality = FaceQualityMeter.measure(image, box: box)
         return FaceObservation(
             box: box, score: score, landmarks: landmarks,
-            pose: found.flatMap { found in meshPoseEstimator.map { $0.pose(for: found.points) } }
+            pose: found.flatMap { found in meshPoseEstimator.map { $0.pose(for: Array(found.points.prefix(MeshLandmarks.faceCount))) } }
                 ?? poseEstimator.pose(for: landmarks),
             eyes: FaceGeometry.eyes(landmarks), mouth: FaceGeometry.mouth(landmarks),
             quality: quality, color: FaceQualityMeter.color(image, box: box),

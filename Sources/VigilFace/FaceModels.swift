@@ -49,7 +49,7 @@ public final class FaceModels: @unchecked Sendable {
             return url.path
         }
         if landmarks == .mesh {
-            let rows = try Self.loadFace(path(Self.canonicalFaceFile), name: Self.canonicalFaceFile, points: MeshLandmarks.count, columns: 4)
+            let rows = try Self.loadFace(path(Self.canonicalFaceFile), name: Self.canonicalFaceFile, points: MeshLandmarks.faceCount, columns: 4)
             // MediaPipe's pose points, but those below the nose tip (jaw, lower cheeks): they move
             // with an open mouth, and the pose's pitch moved with them.
             let noseTip = rows[MeshLandmarks.noseTip].point.y

@@ -31,8 +31,9 @@ size_t vl_litert_model_output_count(const vl_litert_model *model);
 /// Number of float32 values of input or output `index`; 0 when out of range.
 size_t vl_litert_model_input_size(const vl_litert_model *model, size_t index);
 size_t vl_litert_model_output_size(const vl_litert_model *model, size_t index);
-/// The dimensions of input `index` (at most 8) into `dimensions`; returns the rank.
+/// The dimensions of input or output `index` (at most 8) into `dimensions`; returns the rank.
 int vl_litert_model_input_shape(const vl_litert_model *model, size_t index, int *dimensions);
+int vl_litert_model_output_shape(const vl_litert_model *model, size_t index, int *dimensions);
 
 /// Copies `inputs[i]` (each `vl_litert_model_input_size(i)` floats) in, runs the model and copies
 /// each output to `outputs[i]`. 0 on success; -1 with a message in `error`.

@@ -1,12 +1,13 @@
 import Foundation
 import VigilCore
 
-/// MediaPipe's 468-point face mesh (`face_landmark.tflite`, Apache-2.0) run by LiteRT on the CPU.
+/// MediaPipe's 478-point face mesh (`face_landmarks_detector.tflite`, the face landmarker's,
+/// Apache-2.0) run by LiteRT on the CPU.
 ///
 /// Not Sendable: it holds a compiled model that serves one call at a time (one per analyzer).
 public final class FaceMesh {
-    /// The mesh model, from the `mediapipe` 0.10.21 wheel.
-    public static let modelFile = "face_landmark.tflite"
+    /// The mesh model, from MediaPipe's `face_landmarker.task` bundle (scripts/setup).
+    public static let modelFile = "face_landmarks_detector.tflite"
     /// LiteRT's C runtime, from the `ai-edge-litert` 2.3.0 wheel.
     public static let runtimeFile = "litert/libLiteRt.so"
     /// The one build of the runtime whose C functions `CLiteRT` declares (scripts/setup pins it).
@@ -14,6 +15,8 @@ public final class FaceMesh {
 
     private let network: LiteRTModel
     private let inputSide: Int
+    private let pointsOutput: Int
+    private let presenceOutput: Int
 
     /// Loads the runtime and the mesh model from `directory` (default: `FaceModels.defaultDirectory`).
     public init(directory: URL = FaceModels.defaultDirectory) throws(ModelError) {
@@ -23,12 +26,17 @@ public final class FaceMesh {
         }
         network = try LiteRTModel(library: directory.appendingPathComponent(Self.runtimeFile),
                                   model: directory.appendingPathComponent(Self.modelFile))
-        // One 192x192 RGB image in; the 468 points (x, y, z) and the face's presence out.
+        // One 256x256 RGB image in; the 478 points (x, y, z) and the face's presence out. The
+        // presence is the single value shaped as an image (1x1x1x1); the model's other single
+        // value (1x1) is not it: it reads 0 on faces and on parts of the background alike.
         guard network.inputShape.count == 4, network.inputShape[1] == network.inputShape[2], network.inputShape[3] == 3,
-              network.outputCounts.contains(MeshLandmarks.count * 3), network.outputCounts.contains(1) else {
-            throw .invalidFile(name: Self.modelFile, reason: "not a 468-point face mesh")
+              let points = network.outputCounts.firstIndex(of: MeshLandmarks.count * 3),
+              let presence = network.outputShapes.firstIndex(of: [1, 1, 1, 1]) else {
+            throw .invalidFile(name: Self.modelFile, reason: "not a 478-point face mesh")
         }
         inputSide = network.inputShape[1]
+        pointsOutput = points
+        presenceOutput = presence
     }
 
     /// The mesh of the face in `region` of `image`.
@@ -38,8 +46,7 @@ public final class FaceMesh {
             throw .runFailed("the face region is not a square of finite size")
         }
         let outputs = try network.run(crop(image, region))
-        guard let raw = outputs.first(where: { $0.count == MeshLandmarks.count * 3 }),
-              let presence = outputs.first(where: { $0.count == 1 }) else { throw .runFailed("unexpected outputs") }
+        let raw = outputs[pointsOutput], presence = outputs[presenceOutput]
         let side = Double(inputSide), zScale = region.side / side
         let points = (0..<MeshLandmarks.count).map { i -> SIMD3<Double> in
             let p = region.imagePoint(u: Double(raw[3 * i]) / side, v: Double(raw[3 * i + 1]) / side)

@@ -13,6 +13,8 @@ final class LiteRTModel {
     let inputShape: [Int]
     /// Floats of each output, in the model's signature order.
     let outputCounts: [Int]
+    /// The dimensions of each output, in the same order.
+    let outputShapes: [[Int]]
 
     /// Compiles the .tflite at `model` with the runtime library at `library`.
     init(library: URL, model url: URL, threads: Int = 1) throws(ModelError) {
@@ -26,10 +28,15 @@ final class LiteRTModel {
         }
         self.model = opened
         inputCount = vl_litert_model_input_size(opened, 0)
-        var dimensions = [Int32](repeating: 0, count: 8)
-        let rank = Int(vl_litert_model_input_shape(opened, 0, &dimensions))
-        inputShape = dimensions.prefix(rank).map(Int.init)
-        outputCounts = (0..<vl_litert_model_output_count(opened)).map { vl_litert_model_output_size(opened, $0) }
+        func shape(_ read: (OpaquePointer, Int, UnsafeMutablePointer<Int32>) -> Int32, _ index: Int) -> [Int] {
+            var dimensions = [Int32](repeating: 0, count: 8)
+            let rank = Int(read(opened, index, &dimensions))
+            return dimensions.prefix(rank).map(Int.init)
+        }
+        inputShape = shape(vl_litert_model_input_shape, 0)
+        let outputs = 0..<vl_litert_model_output_count(opened)
+        outputCounts = outputs.map { vl_litert_model_output_size(opened, $0) }
+        outputShapes = outputs.map { shape(vl_litert_model_output_shape, $0) }
     }
 
     deinit { vl_litert_model_close(model) }

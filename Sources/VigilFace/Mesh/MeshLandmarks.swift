@@ -1,6 +1,7 @@
 import VigilCore
 
-/// The 468 points of MediaPipe's face mesh on one face, in image pixels (x right, y down, z
+/// The 478 points of MediaPipe's face mesh on one face (the 468 of its face topology, then 5 for
+/// each iris), in image pixels (x right, y down, z
 /// towards the camera's far side, in the same pixel scale), with the model's belief that a face
 /// is there at all.
 public struct MeshLandmarks: Sendable {
@@ -12,7 +13,9 @@ public struct MeshLandmarks: Sendable {
     public let region: FaceRegion
 
     /// Number of points of the mesh.
-    public static let count = 468
+    public static let count = 478
+    /// Number of points of the face topology (the canonical face's), before the irises'.
+    public static let faceCount = 468
     /// Outer corner of the subject's right eye (the image's left on a frontal face).
     public static let rightEyeOuter = 33
     /// Outer corner of the subject's left eye.
