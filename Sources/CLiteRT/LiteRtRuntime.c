@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef void *handle;
 
@@ -145,7 +146,7 @@ struct vl_litert_model {
     struct tensor inputs[max_tensors], outputs[max_tensors];
 };
 
-void vl_litert_model_close(vl_litert_model *m) {
+static void close_model(vl_litert_model *m) {
     if (!m) return;
     for (size_t i = 0; i < max_tensors; i++) {
         if (m->inputs[i].buffer) api.destroy_buffer(m->inputs[i].buffer);
@@ -183,8 +184,8 @@ static int make_tensor(vl_litert_model *m, handle signature_tensor, struct tenso
 
 static void free_text(void *text) { free(text); }
 
-vl_litert_model *vl_litert_model_open(const char *library_path, const char *model_path, int threads,
-                                      char *error, size_t size) {
+static vl_litert_model *open_model(const char *library_path, const char *model_path, int threads,
+                                   char *error, size_t size) {
     if (!load(library_path, error, size)) return NULL;
     vl_litert_model *m = calloc(1, sizeof *m);
     if (!m) { fail(error, size, "out of memory"); return NULL; }
@@ -239,8 +240,60 @@ vl_litert_model *vl_litert_model_open(const char *library_path, const char *mode
     return m;
 failed:
     if (options) api.destroy_options(options);
-    vl_litert_model_close(m);
+    close_model(m);
     return NULL;
+}
+
+// The runtime writes INFO and WARNING lines to stderr as it loads, compiles and destroys a model
+// (it looks for GPU and NPU libraries a server does not have) and exports no way to quiet them,
+// which would break the CLI's one-line error reports and the server's JSON log. Those calls run
+// with stderr sent to a temporary file; its other lines (an ERROR, or what another thread wrote
+// meanwhile) are written back afterwards.
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+struct quiet { int saved; FILE *capture; };
+
+static struct quiet quiet_begin(void) {
+    pthread_mutex_lock(&quiet_lock);
+    struct quiet q = { -1, NULL };
+    fflush(stderr);
+    if (!(q.capture = tmpfile())) return q;
+    q.saved = dup(STDERR_FILENO);
+    if (q.saved < 0 || dup2(fileno(q.capture), STDERR_FILENO) < 0) {
+        if (q.saved >= 0) close(q.saved);
+        fclose(q.capture);
+        q.capture = NULL;
+    }
+    return q;
+}
+
+static void quiet_end(struct quiet q) {
+    if (q.capture) {
+        fflush(stderr);
+        dup2(q.saved, STDERR_FILENO);
+        close(q.saved);
+        rewind(q.capture);
+        char line[4096];
+        while (fgets(line, sizeof line, q.capture)) {
+            if (strncmp(line, "INFO: ", 6) != 0 && strncmp(line, "WARNING: ", 9) != 0) fputs(line, stderr);
+        }
+        fflush(stderr);
+        fclose(q.capture);
+    }
+    pthread_mutex_unlock(&quiet_lock);
+}
+
+vl_litert_model *vl_litert_model_open(const char *library_path, const char *model_path, int threads,
+                                      char *error, size_t size) {
+    struct quiet q = quiet_begin();
+    vl_litert_model *m = open_model(library_path, model_path, threads, error, size);
+    quiet_end(q);
+    return m;
+}
+
+void vl_litert_model_close(vl_litert_model *m) {
+    struct quiet q = quiet_begin();
+    close_model(m);
+    quiet_end(q);
 }
 
 size_t vl_litert_model_input_count(const vl_litert_model *m) { return m->input_count; }

@@ -95,7 +95,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
         let scale = min(1, Self.detectorWindow / max(1, (minFaceFraction ?? options.minFaceFraction) * shortSide))
         return runDetector(on: image.grayscale(scale: scale), minScore: options.minScore)
             .sorted { $0.box.area > $1.box.area }
-            .map { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
+            .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
     }
 
     /// A detection around `previous` only: the best-scoring face in a region `spread` times its
@@ -136,8 +136,8 @@ public final class FaceAnalyzer: @unchecked Sendable {
             box = recentred(on: landmarks)
         }
         guard let visible = box.intersection(image.bounds), visible.area >= 0.6 * box.area else { return nil }
-        var tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
-                              framesSinceDetection: frames, anchor: previous.anchor)
+        guard var tracked = observe(image, box: box, landmarks: landmarks, score: previous.score, source: .tracked,
+                                    framesSinceDetection: frames, anchor: previous.anchor) else { return nil }
         // A head that turned or nodded fast between two frames leaves the predictor drawing a
         // face between where it was and where it is, tilted: such a shape is a doubtful track,
         // and so are the shapes tracked from it until the roll is back near the last trusted one.
@@ -227,12 +227,13 @@ public final class FaceAnalyzer: @unchecked Sendable {
     }
 
     private func predictLandmarks(_ image: Image, box: Rect) -> [Point2D] {
+        guard let predictor = models.shapePredictor else { preconditionFailure("the 68-point predictor is loaded only when it reads the landmarks") }
         var points = [Float](repeating: 0, count: 136)
         let rect = vf_rect(left: Int(box.x.rounded()), top: Int(box.y.rounded()),
                            right: Int((box.x + box.width).rounded()) - 1, bottom: Int((box.y + box.height).rounded()) - 1)
         _ = BLASRuntime.exclusive {
             image.rgb.withUnsafeBufferPointer { rgb in
-                vf_shape_predict(models.shapePredictor, rgb.baseAddress, image.width, image.height, rect, &points)
+                vf_shape_predict(predictor, rgb.baseAddress, image.width, image.height, rect, &points)
             }
         }
         return (0..<68).map { Point2D(x: Double(points[2 * $0]), y: Double(points[2 * $0 + 1])) }
@@ -280,11 +281,15 @@ public final class FaceAnalyzer: @unchecked Sendable {
 
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
                          source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
-                         mesh found: MeshLandmarks? = nil) -> FaceObservation {
+                         mesh found: MeshLandmarks? = nil) -> FaceObservation? {
         var found = found
         if landmarks == nil, found == nil, let mesh {
-            // A detector's box: the mesh read in it, then in the region its points call for.
-            found = try? mesh.landmarks(in: image, refining: FaceRegion(box: box))
+            // A detector's box: the mesh read in it, then in the region its points call for. A
+            // box the mesh finds no face in is none (a detector's false alarm).
+            guard let reading = try? mesh.landmarks(in: image, refining: FaceRegion(box: box)), reading.presence >= Self.meshPresence else {
+                return nil
+            }
+            found = reading
         }
         let (box, landmarks) = landmarks.map { (box, $0) } ?? found.map { (box, $0.ibug68) }
             ?? (source == .detected ? refinedLandmarks(image, detectedBox: box) : (box, predictLandmarks(image, box: box)))

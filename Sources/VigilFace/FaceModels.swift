@@ -1,21 +1,25 @@
 import CDlibFace
 import Foundation
 
-/// The read-only dlib models, loaded once and shared by every `FaceAnalyzer`.
+/// The read-only face models, loaded once and shared by every `FaceAnalyzer`.
 ///
-/// Memory: the 68-point shape predictor is ~100 MB and the ResNet ~22 MB; they are loaded once per
-/// process. Each analyzer adds its own HOG detector and ResNet copy (~25 MB per worker).
+/// Memory: the ResNet is ~22 MB, the 68-point shape predictor (only when it reads the landmarks)
+/// ~100 MB; they are loaded once per process. Each analyzer adds its own HOG detector, ResNet copy
+/// and face mesh (~30 MB per worker).
 public final class FaceModels: @unchecked Sendable {
     // Invariant making this Sendable: the pointers are owned by this object, never mutated after
     // init, and only used through const dlib calls (shape prediction) or copied (the prototypes).
-    let shapePredictor: OpaquePointer
+    /// dlib's 68-point predictor, loaded only when it reads the landmarks (`LandmarkModel.ibug68`).
+    let shapePredictor: OpaquePointer?
     let encoderPrototype: OpaquePointer
     let detectorPrototype: OpaquePointer
 
-    /// 68 mean-face points (x right, y down, z away from the camera), for head pose.
+    /// A 3D face in the 68-point scheme (x right, y down, z away from the camera): insightface's
+    /// mean face with the 68-point model, the mesh's canonical face at `MeshLandmarks.ibugIndices`
+    /// with the mesh. Head pose from 68 points, and the synthetic rig's depth.
     public let meanFace: [SIMD3<Double>]
     /// The mesh's canonical face, 468 points in the same frame as `meanFace`, and the weight of
-    /// each in a pose fit (with the mesh).
+    /// each in a pose fit (with the mesh only).
     public let canonicalFace: (points: [SIMD3<Double>], weights: [Double])?
     /// The model that puts landmarks on faces.
     public let landmarkModel: LandmarkModel
@@ -26,7 +30,7 @@ public final class FaceModels: @unchecked Sendable {
     public static let shapePredictorFile = "shape_predictor_68_face_landmarks.dat"
     /// The ResNet face-recognition model.
     public static let encoderFile = "dlib_face_recognition_resnet_model_v1.dat"
-    /// The mean face written by scripts/setup.
+    /// The mean face written by scripts/setup (for the 68-point model only).
     public static let meanFaceFile = "mean_face_68.txt"
     /// The face mesh's canonical 3D face written by scripts/setup.
     public static let canonicalFaceFile = "canonical_face_468.txt"
@@ -48,33 +52,38 @@ public final class FaceModels: @unchecked Sendable {
             }
             return url.path
         }
+        self.directory = directory
+        landmarkModel = landmarks
+        let encoderPath = try path(Self.encoderFile)
+        var message = [CChar](repeating: 0, count: 512)
+        var shape: OpaquePointer?
         if landmarks == .mesh {
             let rows = try Self.loadFace(path(Self.canonicalFaceFile), name: Self.canonicalFaceFile, points: MeshLandmarks.faceCount, columns: 4)
             // MediaPipe's pose points, but those below the nose tip (jaw, lower cheeks): they move
             // with an open mouth, and the pose's pitch moved with them.
             let noseTip = rows[MeshLandmarks.noseTip].point.y
-            canonicalFace = (rows.map { SIMD3($0.point.x, -$0.point.y, $0.point.z) }, rows.map { $0.point.y >= noseTip ? $0.weight : 0 })
+            let points = rows.map { SIMD3($0.point.x, -$0.point.y, $0.point.z) }
+            canonicalFace = (points, rows.map { $0.point.y >= noseTip ? $0.weight : 0 })
+            meanFace = MeshLandmarks.ibugIndices.map { points[$0] }
         } else {
             canonicalFace = nil
-        }
-        self.directory = directory
-        landmarkModel = landmarks
-        meanFace = try Self.loadFace(path(Self.meanFaceFile), name: Self.meanFaceFile, points: 68, columns: 3).map(\.point)
-        let shapePath = try path(Self.shapePredictorFile), encoderPath = try path(Self.encoderFile)
-        var message = [CChar](repeating: 0, count: 512)
-        guard let shape = vf_shape_model_load(shapePath, &message, message.count) else {
-            throw .invalidFile(name: Self.shapePredictorFile, reason: Self.text(message))
-        }
-        guard vf_shape_model_parts(shape) == 68 else {
-            vf_shape_model_destroy(shape)
-            throw .invalidFile(name: Self.shapePredictorFile, reason: "expected 68 landmarks")
+            meanFace = try Self.loadFace(path(Self.meanFaceFile), name: Self.meanFaceFile, points: 68, columns: 3).map(\.point)
+            let shapePath = try path(Self.shapePredictorFile)
+            guard let loaded = vf_shape_model_load(shapePath, &message, message.count) else {
+                throw .invalidFile(name: Self.shapePredictorFile, reason: Self.text(message))
+            }
+            guard vf_shape_model_parts(loaded) == 68 else {
+                vf_shape_model_destroy(loaded)
+                throw .invalidFile(name: Self.shapePredictorFile, reason: "expected 68 landmarks")
+            }
+            shape = loaded
         }
         guard let encoder = vf_encoder_load(encoderPath, &message, message.count) else {
-            vf_shape_model_destroy(shape)
+            if let shape { vf_shape_model_destroy(shape) }
             throw .invalidFile(name: Self.encoderFile, reason: Self.text(message))
         }
         guard let detector = vf_detector_create() else {
-            vf_shape_model_destroy(shape)
+            if let shape { vf_shape_model_destroy(shape) }
             vf_encoder_destroy(encoder)
             throw .allocationFailed("a HOG detector")
         }
@@ -84,7 +93,7 @@ public final class FaceModels: @unchecked Sendable {
     }
 
     deinit {
-        vf_shape_model_destroy(shapePredictor)
+        if let shapePredictor { vf_shape_model_destroy(shapePredictor) }
         vf_encoder_destroy(encoderPrototype)
         vf_detector_destroy(detectorPrototype)
     }

@@ -34,6 +34,9 @@ import VigilSynth
         let (_, apiKey) = try Administration.createTenant(name: "replay", in: store)
         var configuration = ServerConfiguration(dataDirectory: data)
         configuration.port = 0
+        // Admission with a capacity of its own: measured, it follows how fast this machine
+        // analyses a frame, and a slow or busy one sheds frames the recording still holds.
+        configuration.frameCapacity = 1000
         let clock = CameraClock()
         let server = try VigilServer(configuration: configuration, store: store, analyzers: try AnalyzerPool(models: models, size: configuration.threads),
                                      clock: clock)

@@ -13,7 +13,7 @@ struct ThirdPartyListTests {
     @Test func everyChecksumSetupPinsIsListedWithItsTerms() throws {
         let setup = try Self.text("scripts/setup"), list = try Self.text("THIRD-PARTY.md")
         let checksums = setup.matches(of: /\b[0-9a-f]{64}\b/).map { String($0.output) }
-        #expect(checksums.count >= 13)
+        #expect(checksums.count >= 11)
         for checksum in Set(checksums) {
             #expect(list.contains(checksum), "scripts/setup pins \(checksum), which THIRD-PARTY.md does not list")
         }
@@ -26,6 +26,19 @@ struct ThirdPartyListTests {
         #expect(!specs.isEmpty)
         for (name, version) in specs {
             #expect(list.contains("`\(name)` \(version)"), "THIRD-PARTY.md does not name \(name) \(version)")
+        }
+    }
+
+    @Test func setupFetchesNonCommercialFilesOnlyForTheOptInBaseline() throws {
+        let setup = try Self.text("scripts/setup"), list = try Self.text("THIRD-PARTY.md")
+        let restricted = list.split(separator: "\n").filter { $0.hasPrefix("|") && $0.contains("non-commercial") }
+            .flatMap { $0.matches(of: /\b[0-9a-f]{64}\b/).map { String($0.output) } }
+        #expect(restricted.count >= 3)
+        let optIn = try #require(setup.range(of: #"if [ "${VIGIL_LANDMARKS:-mesh}" = ibug68 ]; then"#))
+        let optInEnd = try #require(setup.range(of: "\nfi\n", range: optIn.upperBound..<setup.endIndex))
+        let outside = String(setup[..<optIn.lowerBound]) + String(setup[optInEnd.upperBound...])
+        for checksum in restricted {
+            #expect(!outside.contains(checksum), "scripts/setup fetches \(checksum), a non-commercial file, by default")
         }
     }
 

@@ -8,9 +8,10 @@ import VigilCore
 
     /// A portrait placed in a 640x480 camera frame, as a webcam would see it, and the face a camera
     /// analyzer with `options` detects there.
-    func cameraScene(_ options: DetectionOptions = DetectionOptions()) throws -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
+    func cameraScene(_ options: DetectionOptions = DetectionOptions(), baseline: Bool = false) throws
+        -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
         let frame = try #require(try Fixtures.cameraFrame())
-        let analyzer = try Fixtures.analyzer(options)
+        let analyzer = try baseline ? Fixtures.baselineAnalyzer(options) : Fixtures.analyzer(options)
         return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
     }
 
@@ -88,9 +89,11 @@ import VigilCore
     }
 
     /// A face turning 0 -> 65 -> 0 degrees (as a turned plane, past where HOG finds it) while
-    /// drifting sideways: tracking keeps it in every frame and its landmarks follow it.
-    @Test func trackingFollowsAFaceThroughASteepTurn() throws {
-        let (analyzer, frame, first) = try cameraScene()
+    /// drifting sideways: the 68-point predictor's tracking keeps it in every frame and its
+    /// landmarks follow it. (The mesh lets go of a flat picture turned that far: its presence
+    /// falls, as it should for no real head; `FaceMeshTests`.)
+    @Test(.enabled(if: Fixtures.baselineInstalled)) func trackingFollowsAFaceThroughASteepTurn() throws {
+        let (analyzer, frame, first) = try cameraScene(baseline: true)
         var previous = first
         let centre = Point2D(x: 320, y: 240)
         let angles = (0...13).map { Double($0) * 5 } + (0...13).reversed().map { Double($0) * 5 }
@@ -139,13 +142,17 @@ import VigilCore
         let next = try #require(analyzer.track(in: frame, previous: face))
         #expect(next.source == .tracked)
         #expect(abs(next.box.midX - face.box.midX) < 0.02 * face.box.width && abs(next.box.midY - face.box.midY) < 0.02 * face.box.width)
-        #expect(zip(next.landmarks, face.landmarks).allSatisfy { $0.distance(to: $1) < 2 })
+        // The mesh read in a region a pixel or two from the last one moves its points by up to
+        // 1.5% of the face (3 pixels here): the same still frame must not move them further.
+        let moved = zip(next.landmarks, face.landmarks).map { $0.distance(to: $1) }.max() ?? 0
+        #expect(moved < 0.02 * face.box.width, "a landmark moved \(moved) pixels")
     }
 
     /// A shape tilted far from the frame before is a doubtful track (a head turned fast between two
     /// frames of a slow camera): the face is detected again around where it was.
-    @Test func aTrackedShapeWhoseRollJumpedIsDetectedAgain() throws {
-        let (analyzer, frame, face) = try cameraScene()
+    /// (The 68-point baseline's tracking; the mesh reads its own region.)
+    @Test(.enabled(if: Fixtures.baselineInstalled)) func aTrackedShapeWhoseRollJumpedIsDetectedAgain() throws {
+        let (analyzer, frame, face) = try cameraScene(baseline: true)
         #expect(try #require(analyzer.track(in: frame, previous: face)).source == .tracked)
         var tilted = face
         tilted.pose.roll += 20
@@ -156,9 +163,9 @@ import VigilCore
     /// Where no detection can replace a doubtful shape (here a detector that takes nothing, as
     /// the frontal one does not take a head turned far), it is kept marked doubtful, and so are
     /// the shapes tracked from it, until the roll is back near the last trusted one.
-    @Test func aDoubtfulTrackStaysDoubtfulUntilItsRollComesBack() throws {
-        let (_, frame, face) = try cameraScene()
-        let blind = try Fixtures.analyzer(DetectionOptions(minScore: 1000, minScoreNearFace: 1000))
+    @Test(.enabled(if: Fixtures.baselineInstalled)) func aDoubtfulTrackStaysDoubtfulUntilItsRollComesBack() throws {
+        let (_, frame, face) = try cameraScene(baseline: true)
+        let blind = try Fixtures.baselineAnalyzer(DetectionOptions(minScore: 1000, minScoreNearFace: 1000))
         var tilted = face
         tilted.pose.roll += 20
         let doubtful = try #require(blind.track(in: frame, previous: tilted))

@@ -68,10 +68,10 @@ import VigilCore
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         do {
-            _ = try FaceModels(directory: empty)
+            _ = try FaceModels(directory: empty, landmarks: .mesh)
             Issue.record("loading from an empty directory succeeded")
         } catch {
-            #expect(error.description.contains("mean_face_68.txt") && error.description.contains("scripts/setup"))
+            #expect(error.description.contains(FaceModels.encoderFile) && error.description.contains("scripts/setup"), "\(error)")
         }
     }
 
@@ -80,11 +80,18 @@ import VigilCore
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-bad-models-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(at: models.appendingPathComponent(FaceModels.meanFaceFile),
-                                         to: dir.appendingPathComponent(FaceModels.meanFaceFile))
-        try Data("not a model".utf8).write(to: dir.appendingPathComponent(FaceModels.shapePredictorFile))
+        try FileManager.default.copyItem(at: models.appendingPathComponent(FaceModels.canonicalFaceFile),
+                                         to: dir.appendingPathComponent(FaceModels.canonicalFaceFile))
         try Data("not a model".utf8).write(to: dir.appendingPathComponent(FaceModels.encoderFile))
-        #expect(throws: ModelError.self) { try FaceModels(directory: dir) }
+        #expect(throws: ModelError.self) { try FaceModels(directory: dir, landmarks: .mesh) }
+        // The encoder in place, the mesh model not one: the analyzer that would open it says so.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(FaceModels.encoderFile))
+        try FileManager.default.copyItem(at: models.appendingPathComponent(FaceModels.encoderFile), to: dir.appendingPathComponent(FaceModels.encoderFile))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("litert"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: models.appendingPathComponent(FaceMesh.runtimeFile), to: dir.appendingPathComponent(FaceMesh.runtimeFile))
+        try Data("not a model".utf8).write(to: dir.appendingPathComponent(FaceMesh.modelFile))
+        let loaded = try FaceModels(directory: dir, landmarks: .mesh)
+        #expect(throws: ModelError.self) { try FaceAnalyzer(models: loaded) }
     }
 
     @Test func poolGivesTheSameAnswersConcurrentlyAsSerially() async throws {

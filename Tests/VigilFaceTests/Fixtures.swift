@@ -25,6 +25,20 @@ enum Fixtures {
         try FaceAnalyzer(models: models.get(), options: options)
     }
 
+    /// Whether the 68-point baseline's files are in place: scripts/setup fetches them only with
+    /// `VIGIL_LANDMARKS=ibug68` (non-commercial terms), so a test of that path or against it runs
+    /// only then.
+    static let baselineInstalled = [FaceModels.shapePredictorFile, FaceModels.meanFaceFile].allSatisfy {
+        FileManager.default.isReadableFile(atPath: FaceModels.defaultDirectory.appendingPathComponent($0).path)
+    }
+
+    static let baselineModels: Result<FaceModels, ModelError> = Result { () throws(ModelError) in try FaceModels(landmarks: .ibug68) }
+
+    /// An analyzer on the 68-point baseline (`baselineInstalled`).
+    static func baselineAnalyzer(_ options: DetectionOptions = DetectionOptions()) throws -> FaceAnalyzer {
+        try FaceAnalyzer(models: baselineModels.get(), options: options)
+    }
+
     /// Obama's portrait as a 640x480 camera frame (`frame(from:face:)`); nil if no face is found.
     static func cameraFrame() throws -> Image? {
         let photo = try image("obama.jpg")
