@@ -36,8 +36,9 @@ public struct FaceState: Sendable, Hashable {
 }
 
 /// A photo turned into a posable head: the photo composed on a camera-sized canvas, its landmarks
-/// lifted to 3D with the mean face's depth, and a triangle mesh covering the whole frame (the head
-/// moves; a ring around it and the frame's border stay put, so the background stretches between).
+/// lifted to 3D with `FaceModels.meanFace`'s depth, and a triangle mesh covering the whole frame
+/// (the head moves; a ring around it and the frame's border stay put, so the background stretches
+/// between).
 public struct FaceRig: Sendable {
     /// The composed neutral frame.
     public let canvas: PixelBuffer
