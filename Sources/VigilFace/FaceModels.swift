@@ -4,8 +4,8 @@ import Foundation
 /// The read-only face models, loaded once and shared by every `FaceAnalyzer`.
 ///
 /// Memory: the ResNet is ~22 MB, the 68-point shape predictor (only when it reads the landmarks)
-/// ~100 MB; they are loaded once per process. Each analyzer adds its own HOG detector, ResNet copy
-/// and face mesh (~30 MB per worker).
+/// ~100 MB; they are loaded once per process. Each analyzer adds its own HOG detector and ResNet
+/// copy (~25 MB per worker) and its compiled face mesh.
 public final class FaceModels: @unchecked Sendable {
     // Invariant making this Sendable: the pointers are owned by this object, never mutated after
     // init, and only used through const dlib calls (shape prediction) or copied (the prototypes).
