@@ -1,9 +1,8 @@
 import VigilCore
 
 /// The 478 points of MediaPipe's face mesh on one face (the 468 of its face topology, then 5 for
-/// each iris), in image pixels (x right, y down, z
-/// towards the camera's far side, in the same pixel scale), with the model's belief that a face
-/// is there at all.
+/// each iris), in image pixels (x right, y down, z towards the camera's far side, in the same
+/// pixel scale), with the model's belief that a face is there at all.
 public struct MeshLandmarks: Sendable {
     /// The points in the mesh's own order (MediaPipe's canonical face topology).
     public let points: [SIMD3<Double>]
