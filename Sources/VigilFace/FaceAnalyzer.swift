@@ -282,16 +282,20 @@ public final class FaceAnalyzer: @unchecked Sendable {
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
                          source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
                          mesh found: MeshLandmarks? = nil) -> FaceObservation? {
-        var found = found
+        var found = found, meshBox: Rect?
         if landmarks == nil, found == nil, let mesh {
             // A detector's box: the mesh read in it, then in the region its points call for. A
-            // box the mesh finds no face in is none (a detector's false alarm).
+            // box the mesh finds no face in is none (a detector's false alarm). The face's box is
+            // the one the detector draws on average for those points: its own boxes come in
+            // pyramid steps and sit higher or lower from one detection to the next, which made a
+            // still face's placement flicker across the centring limit.
             guard let reading = try? mesh.landmarks(in: image, refining: FaceRegion(box: box)), reading.presence >= Self.meshPresence else {
                 return nil
             }
             found = reading
+            meshBox = Self.canonicalBox(for: reading.ibug68)
         }
-        let (box, landmarks) = landmarks.map { (box, $0) } ?? found.map { (box, $0.ibug68) }
+        let (box, landmarks) = landmarks.map { (box, $0) } ?? found.map { (meshBox ?? box, $0.ibug68) }
             ?? (source == .detected ? refinedLandmarks(image, detectedBox: box) : (box, predictLandmarks(image, box: box)))
         let anchor = anchor ?? Rect.bounding(landmarks).map { b in
             Rect(x: (box.x - b.x) / max(b.width, 1), y: (box.y - b.y) / max(b.height, 1),

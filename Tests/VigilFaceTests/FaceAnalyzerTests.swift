@@ -10,7 +10,7 @@ import VigilCore
     /// analyzer with `options` detects there.
     func cameraScene(_ options: DetectionOptions = DetectionOptions(), baseline: Bool = false) throws
         -> (analyzer: FaceAnalyzer, frame: Image, face: FaceObservation) {
-        let frame = try #require(try Fixtures.cameraFrame())
+        let frame = try #require(try Fixtures.cameraFrame(baseline: baseline))
         let analyzer = try baseline ? Fixtures.baselineAnalyzer(options) : Fixtures.analyzer(options)
         return (analyzer, frame, try #require(analyzer.detect(in: frame).first))
     }
@@ -146,6 +146,19 @@ import VigilCore
         // 1.5% of the face (3 pixels here): the same still frame must not move them further.
         let moved = zip(next.landmarks, face.landmarks).map { $0.distance(to: $1) }.max() ?? 0
         #expect(moved < 0.02 * face.box.width, "a landmark moved \(moved) pixels")
+    }
+
+    /// The detector's boxes lie on its cell grid and sit higher or lower from one detection to the
+    /// next; a detected face's box follows the face, so a still face's placement does not flicker.
+    @Test func aDetectedFaceBoxFollowsTheFaceNotTheDetectorsGrid() throws {
+        let (analyzer, frame, face) = try cameraScene()
+        for shift in stride(from: 1.0, through: 9, by: 2) {
+            let moved = Fixtures.turned(frame, degrees: 0, centre: Point2D(x: 320, y: 240), shift: shift)
+            let found = try #require(analyzer.detect(in: moved).first)
+            let error = abs(found.box.midX - face.box.midX - shift)
+            #expect(error < 0.015 * face.box.width, "shifted \(shift) px, the box moved \(found.box.midX - face.box.midX)")
+            #expect(abs(found.box.width - face.box.width) < 0.02 * face.box.width)
+        }
     }
 
     /// A shape tilted far from the frame before is a doubtful track (a head turned fast between two

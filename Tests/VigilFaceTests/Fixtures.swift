@@ -39,10 +39,12 @@ enum Fixtures {
         try FaceAnalyzer(models: baselineModels.get(), options: options)
     }
 
-    /// Obama's portrait as a 640x480 camera frame (`frame(from:face:)`); nil if no face is found.
-    static func cameraFrame() throws -> Image? {
+    /// Obama's portrait as a 640x480 camera frame (`frame(from:face:)`) around the face's box as
+    /// the mesh, or with `baseline` the 68-point baseline, places it; nil if no face is found.
+    static func cameraFrame(baseline: Bool = false) throws -> Image? {
         let photo = try image("obama.jpg")
-        return try analyzer(.photos).detect(in: photo).first.map { frame(from: photo, face: $0.box) }
+        let analyzer = try baseline ? baselineAnalyzer(.photos) : analyzer(.photos)
+        return analyzer.detect(in: photo).first.map { frame(from: photo, face: $0.box) }
     }
 
     /// The photo's content turned clockwise by `degrees` about `centre` (the image keeps its size).
