@@ -73,13 +73,13 @@ struct VigilBench {
         let policy = try LivenessPolicy.preset(.high).validated()
         var generator = PlanGenerator.random()
         for _ in 0..<20 {
-            var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-            session.startReflection(atMs: 500)
+            var liveness = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+            liveness.startReflection(atMs: 500)
             for (i, face) in observed.enumerated() {
                 let frame = LivenessFrame(timestampMs: i * 100, faces: [face], contentHash: UInt64(i))
-                _ = timed(&engine) { session.observe(frame) }
+                _ = timed(&engine) { liveness.observe(frame) }
             }
-            _ = timed(&decision) { session.decide() }
+            _ = timed(&decision) { liveness.decide() }
         }
         let report = Report(
             stages: [StageTimings("decode 640x480 JPEG", decode), StageTimings("frame with detection", detect),

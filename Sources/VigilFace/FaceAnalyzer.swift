@@ -45,7 +45,7 @@ public enum FaceError: Error, Equatable, Sendable {
 ///
 /// Not safe for concurrent use: each instance owns a HOG detector and a ResNet copy whose
 /// evaluation mutates internal buffers. Use one per thread, or borrow them from an `AnalyzerPool`.
-public final class FaceAnalyzer: @unchecked Sendable {
+public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     // Invariant making this Sendable: instances may move between threads but are used by one at a
     // time (documented above, enforced by AnalyzerPool); `models` is itself thread-safe.
     /// The shared read-only models.
@@ -90,7 +90,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
 
     /// Full detection: every face above `minScore`, largest first, down to `minFaceFraction` of
     /// the short side (the options' value unless given).
-    public func detect(in image: Image, minFaceFraction: Double? = nil) -> [FaceObservation] {
+    public func detect(in image: Image, minFaceFraction: Double?) -> [FaceObservation] {
         let shortSide = Double(min(image.width, image.height))
         let scale = min(1, Self.detectorWindow / max(1, (minFaceFraction ?? options.minFaceFraction) * shortSide))
         return runDetector(on: image.grayscale(scale: scale), minScore: options.minScore)
@@ -100,7 +100,7 @@ public final class FaceAnalyzer: @unchecked Sendable {
 
     /// A detection around `previous` only: the best-scoring face in a region `spread` times its
     /// box, searched at about 100 pixels a face (a fraction of a full detection's cost), or nil.
-    public func redetect(in image: Image, near previous: FaceObservation, spread: Double = 1.8) -> FaceObservation? {
+    public func redetect(in image: Image, near previous: FaceObservation, spread: Double) -> FaceObservation? {
         let scale = min(1, 100 / max(previous.box.width, 1))
         let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: spread), scale: scale), minScore: options.minScoreNearFace)
         guard let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score })

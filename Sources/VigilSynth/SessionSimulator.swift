@@ -94,11 +94,11 @@ public struct SimulatedSession: Sendable {
 public enum SessionSimulator {
     /// Simulates one capture until the engine has finished or `maxDurationMs` passes.
     public static func run(policy: LivenessPolicy, plan: ChallengePlan, camera: inout some SyntheticCamera,
-                           analyzer: FaceAnalyzer, settings: CaptureSettings = CaptureSettings(), seed: UInt64) -> SimulatedSession {
+                           analyzer: some FaceAnalyzing, settings: CaptureSettings = CaptureSettings(), seed: UInt64) -> SimulatedSession {
         var random = SynthRandom(seed: seed)
         // Upload times, from their own stream so that the rest of a seeded session stays as it was.
         var network = SynthRandom(seed: seed &+ 0x9E37_79B9)
-        var capture = CaptureAttempt(session: LivenessSession(policy: policy, plan: plan), checksArrivals: true)
+        var capture = CaptureAttempt(engine: LivenessEngine(policy: policy, plan: plan), checksArrivals: true)
         var frames: [RecordedFrame] = []
         // When the page learns the sequence's schedule (the answer to the frame that finished
         // the motions reaches it), and the schedule itself.
@@ -118,27 +118,27 @@ public enum SessionSimulator {
             // It reaches the server one upload later, on a clock that started with the capture's.
             let upload = network.uniform(Double(settings.latencyMs.lowerBound)...Double(settings.latencyMs.upperBound))
             let arrival = Date(timeIntervalSince1970: (Double(frame.timestampMs) + upload) / 1000)
-            let scheduled = capture.session.reflectionStartMs
+            let scheduled = capture.engine.reflectionStartMs
             _ = capture.process(image, captureMs: frame.timestampMs, arrival: arrival, contentHash: contentHash(frame.jpeg), with: analyzer)
-            if scheduled == nil, capture.session.reflectionStartMs != nil { reflectionKnownAt = frame.timestampMs + latency() }
-            if let last = capture.runner.lastObservation { observed.append((last.frame, last.descriptor, scheduled)) }
+            if scheduled == nil, capture.engine.reflectionStartMs != nil { reflectionKnownAt = frame.timestampMs + latency() }
+            if let last = capture.lastObservation { observed.append((last.frame, last.descriptor, scheduled)) }
             frames.append(frame)
         }
 
         var pacer = UploadPacer()
         let cameraIntervalMs = 1000 / settings.camera.rate.perSecond
-        while t <= settings.maxDurationMs, !capture.session.finished {
+        while t <= settings.maxDurationMs, !capture.engine.finished {
             // The camera delivers a frame at t; the page uploads it or lets it go.
             defer { t += max(Int(cameraIntervalMs / 2), Int((cameraIntervalMs * (1 + random.gaussian(settings.intervalJitter))).rounded())) }
             guard pacer.admit(t) else { continue }
             var screen = ScreenState()
-            for (i, challenge) in capture.session.tracker.challenges.enumerated() where challenge.state == .active {
+            for (i, challenge) in capture.engine.tracker.challenges.enumerated() where challenge.state == .active {
                 guard let prompted = challenge.promptedAtMs else { continue }
                 let shown = promptShown[i] ?? prompted + latency()
                 promptShown[i] = shown
                 if t >= shown { screen.prompt = (i, challenge.kind, shown) }
             }
-            if let knownAt = reflectionKnownAt, t >= knownAt, let start = capture.session.reflectionStartMs, let sequence = capture.session.reflectionSequence {
+            if let knownAt = reflectionKnownAt, t >= knownAt, let start = capture.engine.reflectionStartMs, let sequence = capture.engine.reflectionSequence {
                 let step = (t - start - displayLag) / sequence.stepMs
                 if t - start - displayLag >= 0, step < sequence.colors.count {
                     let c = sequence.colors[step]
@@ -169,15 +169,15 @@ public enum SessionSimulator {
         // The server's decision: a simulated session has no reference, and no other session sent its frames.
         let decision = capture.decide(evidence: SessionEvidence(framesSeenElsewhere: 0))
         let decisionMs = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
-        // The engine alone: the same observations replayed into a fresh session, timed.
-        var replay = LivenessSession(policy: policy, plan: plan)
+        // The engine alone: the same observations replayed into a fresh engine, timed.
+        var replay = LivenessEngine(policy: policy, plan: plan)
         let replayStart = DispatchTime.now().uptimeNanoseconds
         for o in observed {
             if let start = o.reflectionStart, replay.reflectionStartMs == nil { replay.startReflection(atMs: start) }
             _ = replay.observe(o.frame, descriptor: o.descriptor)
         }
         let engineNs = DispatchTime.now().uptimeNanoseconds - replayStart
-        return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: capture.session.reflectionStartMs, decision: decision,
+        return SimulatedSession(policy: policy, plan: plan, frames: frames, reflectionStartMs: capture.engine.reflectionStartMs, decision: decision,
                                 engineMsPerFrame: observed.isEmpty ? 0 : Double(engineNs) / 1e6 / Double(observed.count),
                                 decisionMs: decisionMs,
                                 meanFaceBrightness: brightness.isEmpty ? nil : brightness.reduce(0, +) / Double(brightness.count))

@@ -79,7 +79,7 @@ enum LivenessCommand {
                                  reflection: reflection)
         let analyzer = try FaceAnalyzer(models: try FaceModels())
         // Arrival times, when every frame has one, decide `captureClock` as the server does.
-        var capture = CaptureAttempt(session: LivenessSession(policy: policy, plan: plan),
+        var capture = CaptureAttempt(engine: LivenessEngine(policy: policy, plan: plan),
                                      checksArrivals: file.frames.allSatisfy { $0.arrivalMs != nil })
         var firstDescriptor: FaceDescriptor?
         for frame in file.frames {
@@ -99,13 +99,13 @@ enum LivenessCommand {
             let update = capture.process(image, captureMs: frame.timestampMs, arrival: frame.arrivalMs.map { Date(timeIntervalSince1970: $0 / 1000) },
                                          contentHash: contentHash(bytes), with: analyzer)
             if args.has("trace") {
-                let descriptor = capture.runner.lastObservation?.descriptor
+                let descriptor = capture.lastObservation?.descriptor
                 if firstDescriptor == nil { firstDescriptor = descriptor }
-                trace(frame.timestampMs, capture.runner.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
+                trace(frame.timestampMs, capture.lastObservation?.frame, update, identity: descriptor.flatMap { d in firstDescriptor.map { d.distance(to: $0) } })
             }
         }
         let decision = capture.decide(evidence: SessionEvidence(framesSeenElsewhere: file.framesSeenElsewhere))
-        let best = capture.session.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
+        let best = capture.engine.bestFrame.flatMap { best in file.frames.first { $0.timestampMs == best.timestampMs }?.file }
         try printJSON(Report(outcome: decision.outcome, score: decision.score, feedback: decision.feedback, checks: decision.checks,
                              challenges: decision.challenges.map {
                                  Report.Challenge(kind: $0.kind, state: $0.state, promptedAtMs: $0.promptedAtMs, atMs: $0.endedAtMs, reason: $0.reason)

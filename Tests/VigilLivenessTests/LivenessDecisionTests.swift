@@ -58,7 +58,7 @@ import VigilFace
     @Test func evidenceBecomesChecksOfTheOneDecision() {
         var policy = LivenessPolicy(count: 1)
         policy.refuseVirtualCamera = true
-        let session = LivenessSession(policy: policy, plan: ChallengePlan(motions: [.nod], holdMs: [500], reflection: nil))
+        let session = LivenessEngine(policy: policy, plan: ChallengePlan(motions: [.nod], holdMs: [500], reflection: nil))
         let bare = session.decide()
         #expect(bare.checks["captureClock"] == nil && bare.checks["crossSessionFrames"] == nil && bare.checks["match"] == nil)
         #expect(bare.checks["challenges"]?.passed == false && bare.checks["challenges"]?.reason == "nod:pending")

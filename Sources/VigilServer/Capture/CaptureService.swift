@@ -24,7 +24,7 @@ struct CaptureService {
         /// The session as stored after the frame.
         let record: SessionRecord
         /// The attempt now running, and its engine.
-        let attempt: Int, engine: LivenessSession
+        let attempt: Int, engine: LivenessEngine
         /// The engine's answer to the frame (nil when a new attempt began).
         let update: TrackerUpdate?
         let retry: Retry?
@@ -39,7 +39,7 @@ struct CaptureService {
             if entry.record.policy.document?.required == true, entry.record.document == nil {
                 throw ServiceError(.documentRequired, "this session's policy asks for the identity document before the face")
             }
-            guard entry.capture.session.frameCount < Self.maxFrames else {
+            guard entry.capture.engine.frameCount < Self.maxFrames else {
                 throw ServiceError(.tooManyFrames, "a session takes at most \(Self.maxFrames) frames")
             }
             let hash = contentHash(jpeg)
@@ -55,10 +55,10 @@ struct CaptureService {
             let frameHash = FrameHash(hash, deleteAfter: retainedUntil)
             context.metrics.add("vigil_frames_total")
             // The best frame so far is kept as uploaded, as the audit image.
-            let personalData: PersonalDataChange = entry.capture.session.bestFrame?.timestampMs == captureMs
+            let personalData: PersonalDataChange = entry.capture.engine.bestFrame?.timestampMs == captureMs
                 ? .storeAuditImage(AuditImage(jpeg: jpeg, deleteAfter: retainedUntil)) : .keep
             var retry: FrameProgress.Retry?
-            if entry.capture.session.finished {
+            if entry.capture.engine.finished {
                 let decision = try context.lifecycle.decide(entry)
                 if decision.outcome == .failed, entry.attempt < entry.record.policy.maxAttempts {
                     // Another attempt with a new plan; the tenant only ever sees the last one.
@@ -81,8 +81,8 @@ struct CaptureService {
                 next.status = .capturing
                 try context.live.save(entry, next, personalData: personalData, frameHash: frameHash, context)
             }
-            return FrameProgress(record: entry.record, attempt: entry.attempt, engine: entry.capture.session, update: retry == nil ? update : nil,
-                                 retry: retry, face: entry.capture.runner.lastObservation?.frame.faces.isEmpty == false)
+            return FrameProgress(record: entry.record, attempt: entry.attempt, engine: entry.capture.engine, update: retry == nil ? update : nil,
+                                 retry: retry, face: entry.capture.lastObservation?.frame.faces.isEmpty == false)
         }
     }
 
@@ -110,7 +110,7 @@ struct CaptureService {
             guard next.risk?.reflectionDeclined != true else {
                 throw ServiceError(.reflectionAlreadyDeclined, "the flashes were declined already")
             }
-            guard entry.capture.session.reflectionStartMs == nil else {
+            guard entry.capture.engine.reflectionStartMs == nil else {
                 throw ServiceError(.reflectionStarted, "the flashes already started in this attempt")
             }
             next.risk = next.risk ?? SessionRisk()

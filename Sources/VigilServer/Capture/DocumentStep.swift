@@ -81,7 +81,7 @@ struct DocumentStep {
                 return false
             }
             let exhausted = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "document_photos_exhausted")
-            let decision = LivenessDecision.decide(challenges: entry.capture.session.tracker.challenges, checks: ["document": exhausted],
+            let decision = LivenessDecision.decide(challenges: entry.capture.engine.tracker.challenges, checks: ["document": exhausted],
                                                    guidance: [:], frames: 0)
             entry.record = try context.lifecycle.complete(entry.record, decision, attempt: entry.record.policy.maxAttempts)
             return true
@@ -103,7 +103,7 @@ struct DocumentStep {
             let maxAttempts = entry.record.policy.maxAttempts
             if entry.refusedDocuments.count >= maxAttempts {
                 let refused = CheckResult(passed: false, score: 0, feedback: .documentIssue, reason: "documents_refused")
-                let decision = LivenessDecision.decide(challenges: entry.capture.session.tracker.challenges, checks: ["document": refused],
+                let decision = LivenessDecision.decide(challenges: entry.capture.engine.tracker.challenges, checks: ["document": refused],
                                                        guidance: [:], frames: 0)
                 entry.record = try context.lifecycle.complete(entry.record, decision, attempt: maxAttempts)
                 return true

@@ -9,7 +9,7 @@ struct EngineState: Codable {
     enum Error: Swift.Error { case missing, undecodable }
 
     /// The current attempt's engine.
-    var runner: LivenessRunner.State
+    var capture: CaptureAttempt.State
     /// Which attempt this is, from 1 to the policy's `maxAttempts`.
     var attempt: Int
     /// The current attempt's capture clock against arrival times (absent when not checked).
@@ -21,13 +21,16 @@ struct EngineState: Codable {
     /// Photos the document step has read so far (absent: none).
     var documentPhotos: Int?
 
+    // `runner`: the key states stored by earlier versions use.
+    private enum CodingKeys: String, CodingKey { case capture = "runner", attempt, clock, refusedDocuments, documentPhotos }
+
     var bytes: [UInt8] {
         // Encoding a value of plain numbers, strings and arrays does not fail.
         (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? []
     }
 
-    init(runner: LivenessRunner.State, attempt: Int, clock: CaptureClockCheck? = nil, refusedDocuments: [String]? = nil, documentPhotos: Int? = nil) {
-        self.runner = runner
+    init(capture: CaptureAttempt.State, attempt: Int, clock: CaptureClockCheck? = nil, refusedDocuments: [String]? = nil, documentPhotos: Int? = nil) {
+        self.capture = capture
         self.attempt = attempt
         self.clock = clock
         self.refusedDocuments = refusedDocuments

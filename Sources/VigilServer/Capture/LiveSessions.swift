@@ -30,13 +30,13 @@ final class LiveSessions: @unchecked Sendable {
         }
 
         /// Starts the attempt over on `session` (a new plan): a fresh engine and capture clock.
-        func restart(_ session: LivenessSession) {
-            capture = CaptureAttempt(session: session, checksArrivals: capture.clock != nil)
+        func restart(_ engine: LivenessEngine) {
+            capture = CaptureAttempt(engine: engine, checksArrivals: capture.clock != nil)
         }
 
         /// What the store keeps of it.
         var state: EngineState {
-            EngineState(runner: capture.runner.state, attempt: attempt, clock: capture.clock,
+            EngineState(capture: capture.state, attempt: attempt, clock: capture.clock,
                         refusedDocuments: refusedDocuments.isEmpty ? nil : refusedDocuments, documentPhotos: documentPhotos == 0 ? nil : documentPhotos)
         }
     }
@@ -78,7 +78,7 @@ final class LiveSessions: @unchecked Sendable {
         let make = { (record: SessionRecord) throws(EngineState.Error) -> Entry in
             let state = try EngineState(record.engineState)
             let clock = context.configuration.checkCaptureClock ? state.clock ?? CaptureClockCheck() : nil
-            return Entry(record: record, capture: CaptureAttempt(runner: state.runner, clock: clock), attempt: state.attempt,
+            return Entry(record: record, capture: CaptureAttempt(state: state.capture, clock: clock), attempt: state.attempt,
                                       refusedDocuments: state.refusedDocuments ?? [], documentPhotos: state.documentPhotos ?? 0)
         }
         let entry: Entry

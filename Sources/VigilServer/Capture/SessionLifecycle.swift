@@ -14,9 +14,9 @@ struct SessionLifecycle {
 
     /// The engine of a new attempt under `policy`, with a freshly drawn plan: the one place a
     /// plan is drawn.
-    static func engine(for policy: LivenessPolicy) -> LivenessSession {
+    static func engine(for policy: LivenessPolicy) -> LivenessEngine {
         var generator = PlanGenerator.random()
-        return LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        return LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
     }
 
     /// A new session record with its first attempt's engine (not yet stored), and its token.
@@ -27,7 +27,7 @@ struct SessionLifecycle {
         var record = SessionRecord(id: Identifiers.sessionId(tenantId: tenantId), tenantId: tenantId, tokenHash: Identifiers.hash(token), policy: policy,
                                    createdAt: now, expiresAt: now.addingTimeInterval(context.configuration.sessionLifetime))
         fields(&record)
-        record.engineState = EngineState(runner: LivenessRunner.State(session: Self.engine(for: record.attemptPolicy)), attempt: 1).bytes
+        record.engineState = EngineState(capture: CaptureAttempt.State(engine: Self.engine(for: record.attemptPolicy)), attempt: 1).bytes
         return (record, token)
     }
 

@@ -4,13 +4,13 @@ import VigilCore
 import VigilFace
 @testable import VigilLiveness
 
-@Suite struct LivenessSessionTests {
+@Suite struct LivenessEngineTests {
     /// A cooperating subject: holds still until prompted, performs each motion, then looks at the
     /// flashing screen, whose light tints the face.
-    /// With `reload`, the session is encoded and decoded after every frame, as a server stores it.
+    /// With `reload`, the engine is encoded and decoded after every frame, as a server stores it.
     /// Frames come every `intervalMs` of the capture clock.
-    static func run(_ session: inout LivenessSession, person: Subject, intervalMs: Int = 100, repeatFrames: Bool = false, reload: Bool = false,
-                    descriptor: (LivenessSession) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
+    static func run(_ engine: inout LivenessEngine, person: Subject, intervalMs: Int = 100, repeatFrames: Bool = false, reload: Bool = false,
+                    descriptor: (LivenessEngine) -> FaceDescriptor = { _ in FaceDescriptor([Float](repeating: 0.05, count: 128)) },
                     sampled: (LivenessFrame) -> Void = { _ in },
                     whileColoursShow: (Subject, _ sinceStartMs: Int) -> Subject = { person, _ in person }) -> LivenessDecision {
         var clock = 0, index = 0
@@ -26,39 +26,39 @@ import VigilFace
             if !repeatFrames { hash += 1 }
             return LivenessFrame(timestampMs: clock, faces: [face], contentHash: hash)
         }
-        for _ in 0..<400 where !session.finished {
+        for _ in 0..<400 where !engine.finished {
             var subject = person
             var tint: ReflectionColor?
-            if let start = session.reflectionStartMs, let sequence = session.reflectionSequence {
+            if let start = engine.reflectionStartMs, let sequence = engine.reflectionSequence {
                 let step = (clock - start - 100) / sequence.stepMs
                 if clock - start >= 100, step < sequence.colors.count { tint = sequence.colors[step] }
                 subject = whileColoursShow(person, clock - start)
-            } else if let current = session.tracker.challenges.firstIndex(where: { $0.state == .active }) {
+            } else if let current = engine.tracker.challenges.firstIndex(where: { $0.state == .active }) {
                 if current != index { index = current; motionFrame = nil }
-                let since = clock - session.tracker.challenges[current].promptedAtMs!
+                let since = clock - engine.tracker.challenges[current].promptedAtMs!
                 if since >= 500 {
                     motionFrame = (motionFrame ?? -1) + 1
-                    subject = person.performing(session.tracker.challenges[current].kind, min(1, Double(motionFrame!) / 10))
+                    subject = person.performing(engine.tracker.challenges[current].kind, min(1, Double(motionFrame!) / 10))
                 }
             }
             let next = frame(subject, tint: tint)
-            let wants = session.wantsDescriptor(for: next)
+            let wants = engine.wantsDescriptor(for: next)
             if wants { sampled(next) }
-            _ = session.observe(next, descriptor: wants ? descriptor(session) : nil)
-            if session.reflectionDue { session.startReflection(atMs: clock + 100) }
-            if reload { session = try! JSONDecoder().decode(LivenessSession.self, from: JSONEncoder().encode(session)) }
+            _ = engine.observe(next, descriptor: wants ? descriptor(engine) : nil)
+            if engine.reflectionDue { engine.startReflection(atMs: clock + 100) }
+            if reload { engine = try! JSONDecoder().decode(LivenessEngine.self, from: JSONEncoder().encode(engine)) }
             clock += intervalMs
         }
-        return session.decide()
+        return engine.decide()
     }
 
-    @Test func aCooperatingPersonPassesAMediumSession() throws {
+    @Test func aCooperatingPersonPassesAMediumAttempt() throws {
         let policy = try LivenessPolicy.preset(.medium).validated()
         var generator = PlanGenerator.seeded(9)
         var passes = 0
         for _ in 0..<10 {
-            var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-            let decision = Self.run(&session, person: Subject())
+            var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+            let decision = Self.run(&engine, person: Subject())
             if decision.outcome == .passed { passes += 1 } else { Issue.record("\(decision.feedback) \(decision.checks)") }
         }
         #expect(passes == 10)
@@ -71,8 +71,8 @@ import VigilFace
         #expect(policy.type.includesReflection)
         var generator = PlanGenerator.seeded(9)
         let planned = ChallengePlanner.plan(for: policy, using: &generator)
-        var session = LivenessSession(policy: policy, plan: ChallengePlan(motions: planned.motions, holdMs: planned.holdMs, reflection: nil))
-        let decision = Self.run(&session, person: Subject())
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlan(motions: planned.motions, holdMs: planned.holdMs, reflection: nil))
+        let decision = Self.run(&engine, person: Subject())
         #expect(decision.outcome == .failed && decision.checks["reflection"]?.reason == "reflection_not_planned")
     }
 
@@ -84,8 +84,8 @@ import VigilFace
         var generator = PlanGenerator.seeded(41)
         let plan = ChallengePlanner.plan(for: policy, using: &generator)
         func run(_ move: @escaping (inout Subject, Double) -> Void) -> LivenessDecision {
-            var session = LivenessSession(policy: policy, plan: plan)
-            return Self.run(&session, person: Subject(), whileColoursShow: { person, since in
+            var engine = LivenessEngine(policy: policy, plan: plan)
+            return Self.run(&engine, person: Subject(), whileColoursShow: { person, since in
                 var moved = person
                 if (1000..<2000).contains(since) { move(&moved, sin(Double(since - 1000) / 1000 * .pi)) }
                 return moved
@@ -105,32 +105,32 @@ import VigilFace
         let policy = try LivenessPolicy(motions: [.turnLeft], count: 1, type: .both, maxAttempts: 1).validated()
         var generator = PlanGenerator.seeded(42)
         func run(backTo rest: Double) -> (passedAt: Int, dueAt: Int?) {
-            var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+            var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
             let person = Subject()
             var clock = 0, yaws: [Double] = []
-            while clock < 8000, !session.reflectionDue {
+            while clock < 8000, !engine.reflectionDue {
                 var subject = person
-                if let prompted = session.tracker.challenges[0].promptedAtMs, clock - prompted >= 500 {
-                    if yaws.isEmpty, !session.tracker.passed { yaws = [8, 16, 24, 30, 30, 24, rest] }
+                if let prompted = engine.tracker.challenges[0].promptedAtMs, clock - prompted >= 500 {
+                    if yaws.isEmpty, !engine.tracker.passed { yaws = [8, 16, 24, 30, 30, 24, rest] }
                     subject.yaw += yaws.isEmpty ? rest : yaws.removeFirst()
                 }
-                _ = session.observe(LivenessFrame(timestampMs: clock, faces: [subject.observation()], contentHash: UInt64(clock + 1)))
+                _ = engine.observe(LivenessFrame(timestampMs: clock, faces: [subject.observation()], contentHash: UInt64(clock + 1)))
                 clock += 100
             }
-            return (session.tracker.challenges[0].endedAtMs ?? -1, session.reflectionDue ? clock - 100 : nil)
+            return (engine.tracker.challenges[0].endedAtMs ?? -1, engine.reflectionDue ? clock - 100 : nil)
         }
         let halfWay = run(backTo: 14), neutral = run(backTo: 2)
         #expect(halfWay.passedAt > 0 && neutral.passedAt > 0)
-        #expect(halfWay.dueAt == halfWay.passedAt + LivenessSession.reflectionWaitForNeutralMs)
+        #expect(halfWay.dueAt == halfWay.passedAt + LivenessEngine.reflectionWaitForNeutralMs)
         #expect(neutral.dueAt == neutral.passedAt)
     }
 
-    @Test func aSessionStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {
+    @Test func anEngineStoredAndReloadedAfterEveryFrameDecidesExactlyAlike() throws {
         let policy = try LivenessPolicy.preset(.high).validated()
         var generator = PlanGenerator.seeded(11)
         for _ in 0..<3 {
             let plan = ChallengePlanner.plan(for: policy, using: &generator)
-            var kept = LivenessSession(policy: policy, plan: plan), reloaded = kept
+            var kept = LivenessEngine(policy: policy, plan: plan), reloaded = kept
             let expected = Self.run(&kept, person: Subject())
             let decision = Self.run(&reloaded, person: Subject(), reload: true)
             #expect(expected.outcome == .passed)
@@ -142,12 +142,12 @@ import VigilFace
     @Test func identityIsSampledThreeTimesOnRestingFacesOnly() throws {
         let policy = try LivenessPolicy.preset(.medium).validated()
         var generator = PlanGenerator.seeded(21)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
         let person = Subject()
         var samples: [LivenessFrame] = []
-        let decision = Self.run(&session, person: person, sampled: { samples.append($0) })
+        let decision = Self.run(&engine, person: person, sampled: { samples.append($0) })
         #expect(decision.outcome == .passed)
-        #expect(samples.count == LivenessSession.identitySamples)
+        #expect(samples.count == LivenessEngine.identitySamples)
         for frame in samples {
             let face = try #require(frame.faces.first)
             #expect(abs(face.pose.yaw - person.yaw) < 8 && abs(face.pose.pitch - person.pitch) < 8)
@@ -155,29 +155,29 @@ import VigilFace
         }
     }
 
-    /// A one-mouthOpen session in which the person does `after` to their face once the motion
+    /// A one-mouthOpen engine in which the person does `after` to their face once the motion
     /// passed, and never rests again; returns the decision and how many identity samples it took.
     static func runOneMouthOpen(after: (Subject) -> Subject) throws -> (LivenessDecision, samples: Int) {
         let policy = try LivenessPolicy(motions: [.mouthOpen], count: 1, maxAttempts: 1).validated()
         var generator = PlanGenerator.seeded(31)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
         let person = Subject()
         var samples = 0, clock = 0
-        for _ in 0..<300 where !session.finished {
+        for _ in 0..<300 where !engine.finished {
             var subject = person
-            if session.tracker.passed {
+            if engine.tracker.passed {
                 subject = after(person)
-            } else if let prompted = session.tracker.challenges[0].promptedAtMs, clock - prompted >= 400 {
+            } else if let prompted = engine.tracker.challenges[0].promptedAtMs, clock - prompted >= 400 {
                 subject = person.performing(.mouthOpen, 0.5)
             }
             let frame = LivenessFrame(timestampMs: clock, faces: [subject.observation()], contentHash: UInt64(clock + 1))
-            let wants = session.wantsDescriptor(for: frame)
+            let wants = engine.wantsDescriptor(for: frame)
             if wants { samples += 1 }
-            _ = session.observe(frame, descriptor: wants ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
+            _ = engine.observe(frame, descriptor: wants ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
             clock += 100
         }
-        #expect(session.finished)
-        return (session.decide(), samples)
+        #expect(engine.finished)
+        return (engine.decide(), samples)
     }
 
     /// Real people keep talking and hold a motion a while after it passed: identity is sampled on
@@ -190,7 +190,7 @@ import VigilFace
             return lipsApartEyesRelaxed
         }
         #expect(decision.outcome == .passed, "\(decision.checks)")
-        #expect(samples == LivenessSession.identitySamples)
+        #expect(samples == LivenessEngine.identitySamples)
     }
 
     /// A person who looks away once the motion passed leaves identity unproven; the guidance says
@@ -211,12 +211,12 @@ import VigilFace
     @Test func aTimedOutChallengeIsNotReportedAsTooFewIdentitySamples() throws {
         let policy = try LivenessPolicy(motions: [.blink], count: 1, challengeTimeout: 5, maxAttempts: 1).validated()
         var generator = PlanGenerator.seeded(32)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-        for t in 0..<100 where !session.finished {
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        for t in 0..<100 where !engine.finished {
             let frame = LivenessFrame(timestampMs: t * 100, faces: [Subject().observation()], contentHash: UInt64(t + 1))
-            _ = session.observe(frame, descriptor: session.wantsDescriptor(for: frame) ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
+            _ = engine.observe(frame, descriptor: engine.wantsDescriptor(for: frame) ? FaceDescriptor([Float](repeating: 0.05, count: 128)) : nil)
         }
-        let decision = session.decide()
+        let decision = engine.decide()
         #expect(decision.outcome == .failed && decision.reasons == ["blink:timeout"], "\(decision.reasons)")
         #expect(decision.checks["identity"]?.reason == "challenges_not_passed")
     }
@@ -240,10 +240,10 @@ import VigilFace
     @Test func aFaceSwappedInAfterTheLastChallengeIsCaught() throws {
         let policy = try LivenessPolicy.preset(.medium).validated()
         var generator = PlanGenerator.seeded(22)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
         // Another person's descriptor from the moment the last motion passed.
-        let decision = Self.run(&session, person: Subject()) { session in
-            FaceDescriptor([session.tracker.passed ? 0.9 : 0.05] + [Float](repeating: 0.05, count: 127))
+        let decision = Self.run(&engine, person: Subject()) { engine in
+            FaceDescriptor([engine.tracker.passed ? 0.9 : 0.05] + [Float](repeating: 0.05, count: 127))
         }
         #expect(decision.outcome == .failed)
         #expect(decision.checks["identity"]?.reason == "identity_changed")
@@ -252,7 +252,7 @@ import VigilFace
     @Test func theAuditFrameIsWellPlacedFrontalAndOpenEyed() throws {
         let policy = try LivenessPolicy.preset(.free).validated()
         var generator = PlanGenerator.seeded(12)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
         var turned = Subject(), shut = Subject(), far = Subject(), frontal = Subject()
         turned.yaw = 25
         shut.eyes = 0.05
@@ -260,49 +260,49 @@ import VigilFace
         frontal.yaw = 0
         frontal.pitch = 0
         for (t, subject) in [turned, shut, far, frontal, turned].enumerated() {
-            _ = session.observe(LivenessFrame(timestampMs: t * 100, faces: [subject.observation()], contentHash: UInt64(t)))
+            _ = engine.observe(LivenessFrame(timestampMs: t * 100, faces: [subject.observation()], contentHash: UInt64(t)))
         }
-        #expect(session.bestFrame?.timestampMs == 300)
+        #expect(engine.bestFrame?.timestampMs == 300)
     }
 
     @Test func repeatedFramesFailAsADeviceIssue() throws {
         let policy = try LivenessPolicy.preset(.low).validated()
         var generator = PlanGenerator.seeded(10)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-        let decision = Self.run(&session, person: Subject(), repeatFrames: true)
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        let decision = Self.run(&engine, person: Subject(), repeatFrames: true)
         #expect(decision.outcome == .failed)
         #expect(decision.checks["frameTiming"]?.passed == false && decision.feedback.contains(.deviceIssue))
     }
 
-    @Test func aSessionWithoutTheReflectionShownFails() throws {
+    @Test func anAttemptWithoutTheReflectionShownFails() throws {
         let policy = try LivenessPolicy.preset(.medium).validated()
         var generator = PlanGenerator.seeded(11)
-        var session = LivenessSession(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
-        _ = session.observe(LivenessFrame(timestampMs: 0, faces: [Subject().observation()], contentHash: 1))
-        #expect(session.decide().outcome == .failed)
-        #expect(session.decide().checks["reflection"]?.reason == "reflection_not_shown")
+        var engine = LivenessEngine(policy: policy, plan: ChallengePlanner.plan(for: policy, using: &generator))
+        _ = engine.observe(LivenessFrame(timestampMs: 0, faces: [Subject().observation()], contentHash: 1))
+        #expect(engine.decide().outcome == .failed)
+        #expect(engine.decide().checks["reflection"]?.reason == "reflection_not_shown")
     }
     /// Each colour shows for the plan's step while frames come at 5 a second or more, and longer
     /// when they come further apart (a server answering slowly), up to a second.
     @Test func theReflectionStepLengthensOnlyForFramesSlowerThanFiveASecond() {
-        func step(every ms: Int) -> Int { LivenessSession.reflectionStepMs(planned: 500, intervalsMs: [Int](repeating: ms, count: 8)) }
+        func step(every ms: Int) -> Int { LivenessEngine.reflectionStepMs(planned: 500, intervalsMs: [Int](repeating: ms, count: 8)) }
         #expect([33, 100, 133, 200].map(step) == [500, 500, 500, 500])
         #expect([250, 350, 400, 600, 3000].map(step) == [600, 800, 900, 1000, 1000])
-        #expect(LivenessSession.reflectionStepMs(planned: 500, intervalsMs: []) == 500)
+        #expect(LivenessEngine.reflectionStepMs(planned: 500, intervalsMs: []) == 500)
         // The median: one stall does not stretch it.
-        #expect(LivenessSession.reflectionStepMs(planned: 500, intervalsMs: [100, 100, 100, 2000, 100]) == 500)
-        #expect(LivenessSession.reflectionStepMs(planned: 2000, intervalsMs: [350]) == 2000)
+        #expect(LivenessEngine.reflectionStepMs(planned: 500, intervalsMs: [100, 100, 100, 2000, 100]) == 500)
+        #expect(LivenessEngine.reflectionStepMs(planned: 2000, intervalsMs: [350]) == 2000)
     }
 
     /// Frames every 350 ms: the sequence is shown, checked and timed with 800 ms steps, and the
-    /// person passes; the step survives the session being stored and reloaded.
+    /// person passes; the step survives the engine being stored and reloaded.
     @Test func framesArrivingSlowlyGetLongerReflectionSteps() throws {
         let policy = try LivenessPolicy(count: 0, type: .reflection).validated()
         var generator = PlanGenerator.seeded(5)
         let plan = ChallengePlanner.plan(for: policy, using: &generator)
-        var session = LivenessSession(policy: policy, plan: plan)
-        let decision = Self.run(&session, person: Subject(), intervalMs: 350, reload: true)
-        #expect(session.reflectionSequence?.stepMs == 800 && session.reflectionSequence?.colors == plan.reflection?.colors)
+        var engine = LivenessEngine(policy: policy, plan: plan)
+        let decision = Self.run(&engine, person: Subject(), intervalMs: 350, reload: true)
+        #expect(engine.reflectionSequence?.stepMs == 800 && engine.reflectionSequence?.colors == plan.reflection?.colors)
         #expect(decision.outcome == .passed, "\(decision.checks)")
     }
 }
