@@ -11,7 +11,7 @@ public enum DocumentPortrait {
     /// The descriptor of the largest face whose centre lies on `page` of `photo`, nil when there
     /// is none. A face beside the page (the person holding the document up beside their own)
     /// is not the portrait.
-    public static func descriptor(in photo: Image, page: DocumentPage, analyzer: FaceAnalyzer) -> FaceDescriptor? {
+    public static func descriptor(in photo: Image, page: DocumentPage, analyzer: some FaceAnalyzing) -> FaceDescriptor? {
         let box = page.bounds(width: photo.width, height: photo.height)
         guard let crop = photo.cropped(to: box) else { return nil }
         let face = analyzer.detect(in: crop, minFaceFraction: minFaceFraction).first {

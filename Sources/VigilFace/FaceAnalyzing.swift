@@ -1,6 +1,7 @@
-/// Face analysis as the liveness frame loop (`CaptureAttempt`) uses it: `FaceAnalyzer` on the
-/// set-up models in the product; a test whose subject is not faces may stand in its own.
-public protocol FaceAnalyzing {
+/// Face analysis as the liveness frame loop (`CaptureAttempt`), photos and the server's pool
+/// (`AnalyzerPool`) use it: `FaceAnalyzer` on the set-up models in the product; a test whose
+/// subject is not faces may stand in its own. One caller at a time per instance.
+public protocol FaceAnalyzing: Sendable {
     /// Full detection: every face found, largest first, down to `minFaceFraction` of the short
     /// side (the analyzer's own default when nil).
     func detect(in image: Image, minFaceFraction: Double?) -> [FaceObservation]

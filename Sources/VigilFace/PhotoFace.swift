@@ -16,7 +16,7 @@ public struct PhotoFace: Sendable {
 
     /// Finds faces down to `minFaceFraction` of the short side (photos frame faces smaller than a
     /// selfie camera does) and describes the largest.
-    public init(in image: Image, analyzer: FaceAnalyzer,
+    public init(in image: Image, analyzer: some FaceAnalyzing,
                 minFaceFraction: Double = DetectionOptions.photos.minFaceFraction) throws(Failure) {
         let faces = analyzer.detect(in: image, minFaceFraction: minFaceFraction)
         guard let face = faces.first else { throw .noFace }

@@ -34,7 +34,7 @@ public enum Species: String, CaseIterable, Sendable, Codable {
 
     /// Runs one session of this species with the subject `rig` (and `other` for a face swap)
     /// under `policy`, seen through `camera`; everything random follows from `seed`.
-    public func simulate(rig: FaceRig, other: FaceRig, policy: LivenessPolicy, analyzer: FaceAnalyzer, camera: CameraConditions = CameraConditions(),
+    public func simulate(rig: FaceRig, other: FaceRig, policy: LivenessPolicy, analyzer: some FaceAnalyzing, camera: CameraConditions = CameraConditions(),
                          seed: UInt64) -> SimulatedSession {
         var random = SynthRandom(seed: seed)
         var planSeed = [UInt8](repeating: 0, count: 32)

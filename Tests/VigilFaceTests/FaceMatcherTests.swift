@@ -106,7 +106,7 @@ import VigilCore
         let photos = try ["obama.jpg", "obama2.jpg", "biden.jpg", "grace_hopper.jpg"].map(Fixtures.image)
         let images: [Image] = photos.flatMap { photo in [1.0, 0.5, 0.8, 1.3].map { scaled(photo, $0) } }
         struct Answer: Equatable, Sendable { let landmarks: [Point2D]?, descriptor: [Float]? }
-        @Sendable func answer(_ analyzer: FaceAnalyzer, _ image: Image) -> Answer {
+        @Sendable func answer(_ analyzer: any FaceAnalyzing, _ image: Image) -> Answer {
             let face = analyzer.detect(in: image).first
             return Answer(landmarks: face?.landmarks, descriptor: face.flatMap { try? analyzer.descriptor(for: $0, in: image).values })
         }

@@ -9,7 +9,7 @@ import VigilStore
 /// deleted with everything of it.
 @Suite(.serialized) struct APIKeyTests {
     @Test func aTenantRotatesItsKeyWithoutAGap() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let old = try #require(t.apiKeys["a"])
         let made = t.request("POST", "/v1/api-keys", bearer: old)
         #expect(made.status == 201 && made.headers["cache-control"] == "no-store")
@@ -36,7 +36,7 @@ import VigilStore
     }
 
     @Test func aDeletedTenantLeavesNothingBehind() throws {
-        let t = try TestServer(inProcess: true)
+        let t = try TestServer(inProcess: true, faces: .standIn)
         let (id, token) = t.createSession(tenant: "a")
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                           body: try DeviceAPITests.jpegFrame()).status == 200)

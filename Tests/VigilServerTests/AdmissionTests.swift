@@ -123,7 +123,7 @@ import VigilTestSupport
     /// A frame that waited longer than `maxFrameWait` for a worker is shed unanalysed: its
     /// guidance would come too late. With a limit of 0 every frame has waited too long.
     @Test func aFrameThatWaitedTooLongForAWorkerIsShed() throws {
-        let t = try TestServer(checkCaptureClock: false, maxFrameWait: 0)
+        let t = try TestServer(checkCaptureClock: false, inProcess: true, faces: .standIn, maxFrameWait: 0)
         let (id, token) = t.createSession()
         let late = t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                              body: try DeviceAPITests.jpegFrame())
@@ -140,7 +140,7 @@ import VigilTestSupport
     /// `Retry-After` and `retryAfterMs`; once the first session is cancelled the second is served.
     @Test func aSessionBeyondTheNodesCapacityWaitsWithA503BeforeItsBodyIsRead() throws {
         let logger = CapturingLogger()
-        let t = try TestServer(checkCaptureClock: false, frameCapacity: 10, logger: logger)
+        let t = try TestServer(checkCaptureClock: false, faces: .standIn, frameCapacity: 10, logger: logger)
         let jpeg = try DeviceAPITests.jpegFrame()
         let first = t.createSession(), second = t.createSession()
         let served = t.request("POST", "/v1/client/frames", bearer: first.token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"], body: jpeg)

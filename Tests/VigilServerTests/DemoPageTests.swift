@@ -29,9 +29,9 @@ import VigilTestSupport
     /// Only `--demo` serves it, and then only to loopback clients: behind a reverse proxy on
     /// the same host, the client is the one the trusted proxy names.
     @Test func theDemoNeedsItsSwitchAndALoopbackClient() throws {
-        let off = try TestServer(tenants: [DemoPage.tenantName], inProcess: true, faces: false)
+        let off = try TestServer(tenants: [DemoPage.tenantName], inProcess: true, faces: .none)
         #expect(off.request("GET", "/demo").status == 404)
-        let t = try TestServer(tenants: [DemoPage.tenantName], faces: false, demo: true, trustedProxies: [try #require(IPRange("127.0.0.2"))])
+        let t = try TestServer(tenants: [DemoPage.tenantName], faces: .none, demo: true, trustedProxies: [try #require(IPRange("127.0.0.2"))])
         let visitor = try RawHTTPClient(port: t.port, from: "127.0.0.2").request("GET", "/demo", headers: ["X-Forwarded-For": "203.0.113.9"])
         #expect(visitor.status == 404)
         let local = try RawHTTPClient(port: t.port, from: "127.0.0.2").request("GET", "/demo", headers: ["X-Forwarded-For": "127.0.0.1"])

@@ -18,7 +18,7 @@ import VigilFace
     }
 
     @Test func aDocumentIsReadWithAnAPIKeyAndNothingElse() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let read = t.json("POST", "/v1/documents/read", ["image": try Self.pageJPEG(Self.zone)])
         #expect(read.status == 200 && read.headers["cache-control"] == "no-store")
         #expect(read.json["documentNumber"] as? String == "L898902C3" && read.json["surname"] as? String == "ERIKSSON")
@@ -38,7 +38,7 @@ import VigilFace
 
     /// What is not one readable document is answered clearly, never with a crash or a guess.
     @Test func aHugePhotoATruncatedOneFillersAndTwoDocumentsGetClearAnswers() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         func read(_ bytes: [UInt8]) -> TestServer.Response { t.json("POST", "/v1/documents/read", ["image": Data(bytes).base64EncodedString()]) }
         func unreadable(_ answer: TestServer.Response) -> Bool {
             answer.status == 200 && (answer.json["checks"] as? [String: Any])?["readable"] as? Bool == false && answer.json["reason"] is String

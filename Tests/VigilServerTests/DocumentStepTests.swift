@@ -170,7 +170,7 @@ import VigilSynth
     }
 
     @Test func aRiskLevelPresetCanCarryADocumentStep() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let (id, token) = t.createSession(["riskLevel": "high", "document": ["types": ["idCard"], "matchFace": false]])
         let step = try #require(t.request("GET", "/v1/client/session", bearer: token).json["document"] as? [String: Any])
         #expect(step["types"] as? [String] == ["idCard"] && step["matchFace"] as? Bool == false && step["required"] as? Bool == true)
@@ -184,7 +184,7 @@ import VigilSynth
     }
 
     @Test func anInvalidDocumentPolicyIsRefusedNamingItsField() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let empty = t.json("POST", "/v1/sessions", Self.policy(["types": []]))
         #expect(empty.errorCode == "invalid_policy" && String(decoding: empty.body, as: UTF8.self).contains("document.types"))
         let twice = t.json("POST", "/v1/sessions", Self.policy(["types": ["passport", "passport"]]))

@@ -9,7 +9,7 @@ import VigilTestSupport
     /// its headers, before a body byte is read or a buffer allocated for it (401, and 429 once
     /// the address has failed authentication 30 times).
     @Test func aStrangersLargeBodyIsRefusedOnItsHeaders() throws {
-        let t = try TestServer(faces: false)
+        let t = try TestServer(faces: .none)
         let announced = "Content-Type: application/json\r\nContent-Length: 17000000\r\n\r\n"
         for bearer in ["", "Authorization: Bearer vk_live_not-a-key\r\n", "Authorization: Bearer not-even-a-key\r\n"] {
             let clients = try (0..<20).map { _ in try RawHTTPClient(port: t.port) }
@@ -28,7 +28,7 @@ import VigilTestSupport
     /// A tenant's client that writes a 40 MB body before reading the answer (as `requests` does)
     /// reads its 413, not a reset connection: the body is read and dropped first.
     @Test func aFortyMegabyteBodyWrittenBeforeReadingGetsItsAnswer() throws {
-        let t = try TestServer(faces: false)
+        let t = try TestServer(faces: .none)
         let client = try RawHTTPClient(port: t.port)
         let size = 40_000_000
         #expect(client.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(t.apiKeys["a"]!)\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n".utf8)
@@ -40,7 +40,7 @@ import VigilTestSupport
     /// A stranger that writes its whole (small) body before reading still gets its 401, and a
     /// client with a valid key is served as before.
     @Test func aStrangerWritingItsBodyFirstGetsTheAnswerAndAKeyHolderIsServed() throws {
-        let t = try TestServer(faces: false)
+        let t = try TestServer(faces: .none)
         let body = Array(#"{"riskLevel":"low"}"#.utf8)
         let stranger = try RawHTTPClient(port: t.port)
         #expect(stranger.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer vk_live_nope\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body))

@@ -20,7 +20,7 @@ import VigilTestSupport
 
     /// An 8 KB PNG of 240000x35 pixels made the reader allocate 2 GB: refused from its header.
     @Test func aDocumentPhotoOfAnExtremeShapeIsRefusedFromItsHeader() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         for (width, height) in [(240_000, 35), (120_000, 70), (35, 240_000)] {
             let read = t.json("POST", "/v1/documents/read", ["image": Data(try Self.png(announcing: width, height)).base64EncodedString()])
             #expect(read.status == 422 && read.errorCode == "invalid_image", "\(width)x\(height): \(read.status)")
@@ -30,7 +30,7 @@ import VigilTestSupport
     /// Each photo of a session's document step counts, read or not: past 120 the session fails,
     /// locked out, and reads no more.
     @Test func aSessionsDocumentPhotosAreBounded() throws {
-        let t = try TestServer(checkCaptureClock: false, inProcess: true, faces: false, rateLimited: false)
+        let t = try TestServer(checkCaptureClock: false, inProcess: true, faces: .none, rateLimited: false)
         let (id, token) = t.createSession(["policy": DeviceAPITests.onePersonPolicy.merging(["document": ["types": ["passport"]]]) { _, b in b }])
         let blank = try Image(rgb: [UInt8](repeating: 200, count: 160 * 120 * 3), width: 160, height: 120).jpegData(quality: 80)
         func photo() -> TestServer.Response {
@@ -53,7 +53,7 @@ import VigilTestSupport
     /// or the node's burst) move the measured capacity nowhere: only frames decoded and analysed
     /// measure it.
     @Test func framesRefusedBeforeAnalysisDoNotMoveTheCapacity() throws {
-        let t = try TestServer(checkCaptureClock: false, inProcess: true, faces: false, frameCapacity: nil)
+        let t = try TestServer(checkCaptureClock: false, inProcess: true, faces: .none, frameCapacity: nil)
         let (_, token) = t.createSession()
         func capacity() -> String? {
             String(decoding: t.request("GET", "/metrics").body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("vigil_frame_capacity ") }.map(String.init)
@@ -70,7 +70,7 @@ import VigilTestSupport
     /// 2 MB body it announces is never read, queued or counted against the node's frames.
     @Test func aTokenOverItsLimitIsRefusedBeforeItsBodyIsRead() throws {
         // Five requests, then one every 1000 s: the limit does not refill during the test.
-        let t = try TestServer(checkCaptureClock: false, faces: false, perSessionToken: (burst: 5, perSecond: 0.001))
+        let t = try TestServer(checkCaptureClock: false, faces: .none, perSessionToken: (burst: 5, perSecond: 0.001))
         let (_, token) = t.createSession()
         for _ in 0..<5 { #expect(t.request("GET", "/v1/client/session", bearer: token).status == 200) }
         for path in ["/v1/client/frames", "/v1/client/document"] {
@@ -84,7 +84,7 @@ import VigilTestSupport
     /// Methods a client makes up (one that would close a label, 150 of 4 KB) are counted as
     /// `other`: the scrape still parses strictly and does not grow with them.
     @Test func madeUpMethodsLeaveTheMetricsParseableAndBounded() throws {
-        let t = try TestServer(faces: false)
+        let t = try TestServer(faces: .none)
         _ = try RawHTTPClient(port: t.port).request("GET", "/healthz")
         func scrape() throws -> String {
             let answer = try RawHTTPClient(port: t.port).request("GET", "/metrics")
@@ -107,7 +107,7 @@ import VigilTestSupport
     /// Behind a trusted proxy on loopback, a hop that is not an address (a port appended,
     /// `unknown`) is a client of its own: never the proxy, so never loopback's `/metrics`.
     @Test func aMalformedForwardingHopIsAnUntrustedClient() throws {
-        let t = try TestServer(faces: false, trustedProxies: [try #require(IPRange("127.0.0.1/32"))])
+        let t = try TestServer(faces: .none, trustedProxies: [try #require(IPRange("127.0.0.1/32"))])
         for hop in ["203.0.113.1:5555", "unknown", "203.0.113.1"] {
             #expect(t.request("GET", "/metrics", headers: ["X-Forwarded-For": hop]).status == 404, "\(hop)")
         }

@@ -17,7 +17,7 @@ final class CapturingLogger: Logger {
 @Suite struct LoggingTests {
     @Test func eachRequestHasOneAccessLineWithItsRouteAndTenantAndNeverItsSecrets() throws {
         let logger = CapturingLogger()
-        let t = try TestServer(logger: logger)
+        let t = try TestServer(faces: .standIn, logger: logger)
         let (id, token) = t.createSession()
         #expect(t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["a"], headers: ["X-Request-Id": "req-read-1"]).status == 200)
         #expect(t.request("GET", "/v1/client/session", bearer: token).status == 200)
@@ -35,7 +35,7 @@ final class CapturingLogger: Logger {
 
     @Test func aServerErrorIsLoggedWithItsCause() throws {
         let logger = CapturingLogger()
-        let t = try TestServer(logger: logger)
+        let t = try TestServer(faces: .standIn, logger: logger)
         let (id, token) = t.createSession()
         var record = try #require(try t.store.session(id: id, tenantId: t.tenantIds["a"]!))
         record.engineState = Array("not an engine".utf8)

@@ -87,7 +87,7 @@ import VigilCore
         }
         #expect(written == documented, "undocumented: \(written.subtracting(documented).sorted()); not written: \(documented.subtracting(written).sorted())")
         // A scrape after a session shows only documented families.
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         _ = t.createSession()
         let scraped = String(decoding: t.request("GET", "/metrics").body, as: UTF8.self)
         for line in scraped.split(separator: "\n") where line.hasPrefix("# TYPE ") {

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 @Suite(.serialized) struct RateLimitTests {
     @Test func aSessionTokenPastItsBurstGets429WithRetryAfter() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let (_, token) = t.createSession()
         let statuses = (0..<80).map { _ in t.request("GET", "/v1/client/session", bearer: token) }
         let limited = try #require(statuses.first { $0.status == 429 })
@@ -18,7 +18,7 @@ import VigilTestSupport
     }
 
     @Test func guessingTokensLocksTheAddressOut() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let (_, token) = t.createSession()
         let guesses = (0..<40).map { i in t.request("GET", "/v1/client/session", bearer: "guess-\(i)").status }
         #expect(guesses.prefix(30).allSatisfy { $0 == 401 })
@@ -30,7 +30,7 @@ import VigilTestSupport
     /// Behind a trusted proxy the limits follow the client it names; from any other peer the
     /// header is ignored, so a client cannot pick the address it is counted under.
     @Test func behindATrustedProxyTheLockOutFollowsTheForwardedClient() throws {
-        let t = try TestServer(faces: false, trustedProxies: [try #require(IPRange("127.0.0.2/32"))])
+        let t = try TestServer(faces: .none, trustedProxies: [try #require(IPRange("127.0.0.2/32"))])
         let (_, token) = t.createSession()
         func status(from peer: String, client: String, bearer: String) throws -> Int {
             try RawHTTPClient(port: t.port, from: peer).request("GET", "/v1/client/session",

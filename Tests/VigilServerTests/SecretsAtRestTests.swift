@@ -32,7 +32,7 @@ import VigilStore
 /// `/metrics` counts across tenants: it is the operator's.
 @Suite struct MetricsAccessTests {
     @Test func metricsAnswerTheScrapeTokenOnlyAndWithoutOneOnlyLoopbackPeers() throws {
-        let t = try TestServer(inProcess: true, faces: false, metricsToken: "scrape-secret")
+        let t = try TestServer(inProcess: true, faces: .none, metricsToken: "scrape-secret")
         #expect(t.request("GET", "/metrics").status == 404)
         #expect(t.request("GET", "/metrics", bearer: "wrong").status == 404)
         let scraped = t.request("GET", "/metrics", bearer: "scrape-secret")

@@ -8,7 +8,7 @@ import VigilStore
 /// page sent just before it.
 @Suite(.serialized) struct SessionLifecycleTests {
     @Test func aCancelReadBeforeAPageReportStillCancelsTheSession() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let (id, token) = t.createSession()
         // The cancel's handler read the session, then the page's device id report stored it.
         let read = try #require(try t.store.session(id: id, tenantId: t.tenantIds["a"]!))

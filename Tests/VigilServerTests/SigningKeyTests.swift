@@ -29,7 +29,7 @@ import VigilServer
     }
 
     @Test func aRotationByAnotherProcessIsPublishedAndUsedWithoutARestart() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let before = Self.publishedKids(t)
         let old = try #require(before.first)
         #expect(try Self.signingKid(t) == old)
@@ -39,7 +39,7 @@ import VigilServer
     }
 
     @Test func aRevokedKeyLeavesTheJWKSAndARevokedActiveKeyIsReplaced() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let first = try #require(Self.publishedKids(t).first)
         let second = try Administration.rotateSigningKey(in: t.store)
         // A retired key: it just leaves; the active one goes on signing.

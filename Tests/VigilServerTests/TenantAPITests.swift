@@ -7,7 +7,7 @@ import VigilStore
 
 @Suite(.serialized) struct TenantAPITests {
     @Test func creatingASessionNeedsAValidAPIKey() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         #expect(t.json("POST", "/v1/sessions", tenant: nil, ["riskLevel": "low"]).errorCode == "missing_api_key")
         let wrong = t.request("POST", "/v1/sessions", bearer: "vk_live_guessed", body: Array("{}".utf8))
         #expect(wrong.status == 401 && wrong.errorCode == "invalid_api_key")
@@ -15,7 +15,7 @@ import VigilStore
     }
 
     @Test func aCreatedSessionCarriesItsTokenOnlyInTheCaptureURLFragment() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let response = t.json("POST", "/v1/sessions", ["riskLevel": "high", "externalRef": "order-1", "ssid": "dev-9"])
         #expect(response.status == 201)
         let body = response.json
@@ -31,7 +31,7 @@ import VigilStore
     }
 
     @Test func anotherTenantsSessionIsNotFound() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let (id, _) = t.createSession(tenant: "a")
         let foreign = t.request("GET", "/v1/sessions/\(id)", bearer: t.apiKeys["b"])
         let missing = t.request("GET", "/v1/sessions/ses_nothing", bearer: t.apiKeys["b"])
@@ -42,7 +42,7 @@ import VigilStore
     }
 
     @Test func anIdempotencyKeyReplaysTheSameSessionAndRefusesAnotherBody() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let first = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
         let again = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-1"])
         #expect(first.status == 201 && again.status == 201)
@@ -56,7 +56,7 @@ import VigilStore
     }
 
     @Test func aStoredIdempotentAnswerHoldsNoTokenOpensOnlyForItsAPIKeyAndExpires() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let first = t.json("POST", "/v1/sessions", ["riskLevel": "low"], headers: ["Idempotency-Key": "k-2"])
         let token = try #require(first.json["sessionToken"] as? String)
         let stored = try #require(try t.store.idempotency(tenantId: t.tenantIds["a"]!, key: "k-2"))
@@ -111,7 +111,7 @@ import VigilStore
     }
 
     @Test func erasingASessionCancelsItDeletesItsAuditImageAndEndsTheDeviceToken() throws {
-        let t = try TestServer(inProcess: true)
+        let t = try TestServer(inProcess: true, faces: .standIn)
         let (id, token) = t.createSession()
         let jpeg = try DeviceAPITests.jpegFrame()
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
@@ -134,7 +134,7 @@ import VigilStore
     /// id out of the session, out of its result (signed again, and still verifying) and out of
     /// the payload of its webhook not yet delivered.
     @Test func erasingACompletedSessionRemovesItsPersonalDataFromTheResultAndThePendingWebhook() throws {
-        let t = try TestServer(allowPrivateWebhooks: true, checkCaptureClock: false, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, checkCaptureClock: false, inProcess: true, faces: .none)
         #expect(t.json("PUT", "/v1/webhooks", ["url": "http://127.0.0.1:9/hook"]).status == 200)   // nothing listens: it stays pending
         let (id, token) = t.createSession(["riskLevel": "low", "collectLocation": true, "ssid": "ssid-of-a-person"])
         func report(_ path: String, _ body: [String: Any]) -> Int {
@@ -166,7 +166,7 @@ import VigilStore
     }
 
     @Test func theBackgroundPurgeDeletesAuditImagesPastRetentionAndKeepsTheSession() throws {
-        let t = try TestServer(sessionLifetime: 7200, retention: 3600, inProcess: true)
+        let t = try TestServer(sessionLifetime: 7200, retention: 3600, inProcess: true, faces: .standIn)
         let (id, token) = t.createSession()
         #expect(t.request("POST", "/v1/client/frames", bearer: token, headers: ["Content-Type": "image/jpeg", "Vigil-Capture-Time": "0"],
                           body: try DeviceAPITests.jpegFrame()).status == 200)
@@ -183,7 +183,7 @@ import VigilStore
     }
 
     @Test func manyFailedSessionsOfOneSsidRaiseTheNextSessionsPolicyVisibly() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         func failedSession(_ tenant: String, _ ssid: String) {
             let (_, token) = t.createSession(tenant: tenant, ["riskLevel": "low", "ssid": ssid])
             #expect(t.request("POST", "/v1/client/finish", bearer: token).json["outcome"] as? String == "failed")
@@ -214,7 +214,7 @@ import VigilStore
     }
 
     @Test func anSDKSsidCountsItsDeviceUnderEveryVerdictAndAFlaggedOneRaisesThePolicy() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         let device = String(repeating: "0a", count: 16)
         func create(_ ssid: String) -> (policy: [String: Any]?, risk: [String: Any]?) {
             let (id, _) = t.createSession(["riskLevel": "low", "ssid": ssid])

@@ -35,8 +35,12 @@ final class TestServer: @unchecked Sendable {
     /// Whether requests to this server skip the socket.
     let inProcess: Bool
 
+    /// What analyses the frames: the set-up models, a stand-in for tests whose subject is not
+    /// faces (`StandInFaces`, no models loaded), or nothing (the server refuses face work).
+    enum Faces { case models, standIn, none }
+
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
-         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Bool = true, metricsToken: String? = nil,
+         allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Faces = .models, metricsToken: String? = nil,
          frameCapacity: Double? = TestServer.frameCapacity, maxFrameWait: Double? = nil, demo: Bool = false, trustedProxies: [IPRange] = [],
          rateLimited: Bool = true, perSessionToken: (burst: Double, perSecond: Double)? = nil, logger: any Logger = SilentLogger(),
          database: String? = nil) throws {
@@ -63,7 +67,8 @@ final class TestServer: @unchecked Sendable {
         configuration.rateLimits.enabled = rateLimited
         if let perSessionToken { configuration.rateLimits.perSessionToken = perSessionToken }
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, store: store, analyzers: faces ? Self.analyzers : nil, clock: clock, logger: logger)
+        server = try VigilServer(configuration: configuration, store: store, analyzers: faces == .models ? Self.analyzers : faces == .standIn ? StandInFaces.pool : nil,
+                                 clock: clock, logger: logger)
         port = server.port
     }
 

@@ -75,7 +75,7 @@ final class WebhookReceiver: Sendable {
     }
 
     @Test func privateWebhookTargetsAreRefusedUnlessAllowed() throws {
-        let t = try TestServer(inProcess: true, faces: false)
+        let t = try TestServer(inProcess: true, faces: .none)
         for url in ["http://127.0.0.1:9/hook", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://[::1]/x", "ftp://example.com/x", "not a url"] {
             let response = t.json("PUT", "/v1/webhooks", ["url": url])
             #expect(response.status == 400 && response.errorCode == "invalid_webhook_url", "\(url)")
@@ -86,7 +86,7 @@ final class WebhookReceiver: Sendable {
 
     @Test func aCancelledSessionIsDeliveredSignedAndTheSecretShownOnce() throws {
         let receiver = try WebhookReceiver()
-        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: .none)
         let set = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
         let secret = try #require(set.json["secret"] as? String)
         #expect(t.request("GET", "/v1/webhooks", bearer: t.apiKeys["a"]).json["secret"] == nil)
@@ -112,7 +112,7 @@ final class WebhookReceiver: Sendable {
     /// each delivered once. At one start per lane and tick, the twenty took ten seconds.
     @Test func aTenantsBacklogDrainsAsLanesFreeUpAndEachDeliveryGoesOnce() throws {
         let receiver = try WebhookReceiver()
-        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: .none)
         #expect(t.json("PUT", "/v1/webhooks", ["url": receiver.url]).status == 200)
         let ids = (0..<20).map { _ in t.createSession() }
         for (_, token) in ids { #expect(t.request("POST", "/v1/client/cancel", bearer: token).status == 200) }
@@ -130,7 +130,7 @@ final class WebhookReceiver: Sendable {
 
     @Test func aFailedDeliveryIsRetriedWithBackoff() throws {
         let receiver = try WebhookReceiver(statuses: [500])
-        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: .none)
         _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
         let (_, token) = t.createSession()
         _ = t.request("POST", "/v1/client/cancel", bearer: token)
@@ -154,7 +154,7 @@ final class WebhookReceiver: Sendable {
     /// at most two deliveries in flight; the third waits in the outbox until a lane is free.
     @Test func aSlowTenantsEndpointHoldsUpNoOtherTenant() throws {
         let slow = try WebhookReceiver(), fast = try WebhookReceiver()
-        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: .none)
         _ = t.json("PUT", "/v1/webhooks", tenant: "a", ["url": slow.heldURL])
         _ = t.json("PUT", "/v1/webhooks", tenant: "b", ["url": fast.url])
         for tenant in ["a", "a", "a", "b"] {
@@ -174,7 +174,7 @@ final class WebhookReceiver: Sendable {
 
     @Test func aDeliveryFollowsNoRedirect() throws {
         let receiver = try WebhookReceiver()
-        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(allowPrivateWebhooks: true, inProcess: true, faces: .none)
         _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url.replacingOccurrences(of: "/hook", with: "/redirect")])
         let (_, token) = t.createSession()
         _ = t.request("POST", "/v1/client/cancel", bearer: token)
@@ -213,7 +213,7 @@ final class WebhookReceiver: Sendable {
 
     @Test func theSweeperExpiresAnUntouchedSessionAndTellsTheTenant() throws {
         let receiver = try WebhookReceiver()
-        let t = try TestServer(sessionLifetime: 60, allowPrivateWebhooks: true, inProcess: true, faces: false)
+        let t = try TestServer(sessionLifetime: 60, allowPrivateWebhooks: true, inProcess: true, faces: .none)
         _ = t.json("PUT", "/v1/webhooks", ["url": receiver.url])
         let (id, _) = t.createSession()
         t.clock.advance(by: 61)

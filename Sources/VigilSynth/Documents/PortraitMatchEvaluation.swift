@@ -50,7 +50,7 @@ public enum PortraitMatchEvaluation {
     /// The photo cropped as an identity document's portrait is: the head and shoulders, the face
     /// about half the photo's height (ICAO 9303 part 3 asks for the head to fill 70-80% of it,
     /// chin to crown); the photo itself when it has no face.
-    static func idPhoto(_ photo: Image, analyzer: FaceAnalyzer) -> Image {
+    static func idPhoto(_ photo: Image, analyzer: some FaceAnalyzing) -> Image {
         guard let face = analyzer.detect(in: photo, minFaceFraction: 0.05).first else { return photo }
         let box = face.box, height = box.height * 2, width = height * 0.78
         let crop = Rect(x: max(0, box.x + box.width / 2 - width / 2), y: max(0, box.y + box.height / 2 - height * 0.45),

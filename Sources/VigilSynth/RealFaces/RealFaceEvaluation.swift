@@ -81,7 +81,7 @@ public struct RealFaceEvaluation: Sendable {
 
     /// One session: `event` of `clip` answering a one-motion prompt at `fps`.
     static func trial(clip: RecordedClip, event: ClipAnnotation.Event, rest: ClipAnnotation.Interval, fps: Int, withAnother: Bool,
-                      analyzer: FaceAnalyzer, seed: UInt64) -> (Trial, SimulatedSession) {
+                      analyzer: some FaceAnalyzing, seed: UInt64) -> (Trial, SimulatedSession) {
         var random = SynthRandom(seed: seed)
         let motion = event.kind!
         let policy = LivenessPolicy(motions: [motion], count: 1, type: .motion, maxAttempts: 1)
