@@ -181,7 +181,7 @@ public struct LivenessEngine: Codable, Sendable {
     }
 
     /// Whether the caller should compute this frame's descriptor and pass it to `observe`
-    /// (`LivenessRunner` aligns a tracked face's chip on a detection around it first).
+    /// (`CaptureAttempt` aligns a tracked face's chip on a detection around it first).
     public func wantsDescriptor(for frame: LivenessFrame) -> Bool {
         guard identityTaken < identitySamplesDue, !tracker.finished || tracker.passed, frame.faces.count == 1 else { return false }
         let face = frame.faces[0]

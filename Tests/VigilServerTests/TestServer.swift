@@ -37,7 +37,18 @@ final class TestServer: @unchecked Sendable {
 
     /// What analyses the frames: the set-up models, a stand-in for tests whose subject is not
     /// faces (`StandInFaces`, no models loaded), or nothing (the server refuses face work).
-    enum Faces { case models, standIn, none }
+    enum Faces {
+        case models, standIn, none
+
+        /// The analyzers a server of this kind gets.
+        var pool: AnalyzerPool? {
+            switch self {
+            case .models: TestServer.analyzers
+            case .standIn: StandInFaces.pool
+            case .none: nil
+            }
+        }
+    }
 
     init(tenants: [String] = ["a", "b"], sessionLifetime: TimeInterval = 600, retention: TimeInterval = 7 * 86400,
          allowPrivateWebhooks: Bool = false, checkCaptureClock: Bool = true, inProcess: Bool = false, faces: Faces = .models, metricsToken: String? = nil,
@@ -67,8 +78,7 @@ final class TestServer: @unchecked Sendable {
         configuration.rateLimits.enabled = rateLimited
         if let perSessionToken { configuration.rateLimits.perSessionToken = perSessionToken }
         self.checkCaptureClock = checkCaptureClock
-        server = try VigilServer(configuration: configuration, store: store, analyzers: faces == .models ? Self.analyzers : faces == .standIn ? StandInFaces.pool : nil,
-                                 clock: clock, logger: logger)
+        server = try VigilServer(configuration: configuration, store: store, analyzers: faces.pool, clock: clock, logger: logger)
         port = server.port
     }
 
