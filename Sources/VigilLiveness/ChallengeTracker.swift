@@ -70,6 +70,9 @@ public struct ChallengeTracker: Codable, Sendable {
     /// A head resting this long between one side and the other ends a swing (ms): a shake passes
     /// the middle in 100-300 ms.
     public static let swingRestMs = 500
+    /// A turn or a nod held past its threshold this long passes without coming back (ms): the
+    /// prompt says "turn", and people told to turn often hold it until they see it counted.
+    public static let heldMotionMs = 600
 
     /// The challenges, in order, with their outcomes.
     public private(set) var challenges: [ChallengeRecord]
@@ -118,6 +121,8 @@ public struct ChallengeTracker: Codable, Sendable {
         var openEyes: Double?
         /// The furthest a turn or a nod went, in degrees toward its extreme.
         var furthest: Double?
+        /// Since when a turn or a nod has stayed past its threshold.
+        var heldSinceMs: Int?
         /// Since when the head has rested within `restWithin` of the baseline's yaw.
         var centredSinceMs: Int?
 
@@ -261,6 +266,9 @@ public struct ChallengeTracker: Codable, Sendable {
 
         let kind = challenges[current].kind
         var unsolicited = signal.unsolicitedExtremes(during: kind).subtracting(Self.allowedExtremes(for: kind))
+        // Once the asked head motion is under way, the mouth is free: people talk, breathe out or
+        // round their lips as they turn or shake. Before it, an open mouth is the wrong motion.
+        if kind != .blink && kind != .mouthOpen && phase.startedAtMs != nil { unsolicited.remove(.mouthOpen) }
         if kind == .blink || kind == .mouthOpen, !signal.eyesClosed {
             // A turn within the co-motion limit is one way; a head swung both ways is a shake.
             let (left, right) = phase.widenSwing(to: signal.yaw, at: timestampMs, restWithin: thresholds.shakeDegrees / 2)
@@ -333,12 +341,17 @@ public struct ChallengeTracker: Codable, Sendable {
             done = signal.extremes.contains(.mouthOpen)
         case .turnLeft, .turnRight, .nod:
             let extreme: Signal.Extreme = kind == .turnLeft ? .yawLeft : kind == .turnRight ? .yawRight : .pitchDown
-            if signal.extremes.contains(extreme) { phase.reachedExtreme = true }
+            let beyond = signal.extremes.contains(extreme)
+            if beyond { phase.reachedExtreme = true }
+            phase.heldSinceMs = beyond ? phase.heldSinceMs ?? timestampMs : nil
+            let held = phase.heldSinceMs.map { timestampMs - $0 } ?? 0
             // Back means to neutral, or half-way from the furthest point: people often stop short
             // of where they started, and a head that turned 30 degrees and came back to 12 did turn.
+            // A head held there passes too: the prompt never asked for the way back.
             let reach = kind == .turnLeft ? signal.yaw : kind == .turnRight ? -signal.yaw : -signal.pitch
             phase.furthest = max(phase.furthest ?? reach, reach)
-            done = phase.reachedExtreme && (signal.isNeutral || reach <= phase.furthest! / 2)
+            done = phase.reachedExtreme && (signal.isNeutral || reach <= phase.furthest! / 2 || held >= Self.heldMotionMs)
+            if !done && beyond { return 0.5 + 0.5 * Double(held) / Double(Self.heldMotionMs) }
         case .shake:
             // A swing through the baseline: its width counts, not where it sits, since a
             // baseline a few degrees off would otherwise hide one side of a real shake.
@@ -431,10 +444,10 @@ struct Signal {
     /// counts with the eyes reading closed too: they do on a head bowed or turned far, and people
     /// blink as they turn. Shut eyelids pull the eye landmarks down, which reads as a little
     /// pitch, so a nod seen that way must go `unsolicitedMargin` further. An open mouth counts on
-    /// a head turned less than a turn: people turn a little as they open it.
+    /// a head turned less than `mouthTurnDegrees`: people turn a little as they open it.
     var extremes: Set<Extreme> {
         extremes(turnBeyond: thresholds.turnDegrees, nodBeyond: thresholds.nodDegrees, mouthBeyond: thresholds.mouthOpenIncrease,
-                 mouthYawWithin: thresholds.turnDegrees * thresholds.unsolicitedMargin, withEyesClosed: true)
+                 mouthYawWithin: thresholds.mouthTurnDegrees, withEyesClosed: true)
     }
 
     /// The positions a motion nobody asked for must reach: beyond `unsolicitedMargin` times their

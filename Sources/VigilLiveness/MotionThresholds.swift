@@ -18,6 +18,10 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     /// moderate openings read 0.14-0.17, as far as lively speech goes: that is enough to answer
     /// the prompt, not to count as a motion nobody asked for (`mouthSpeechIncrease`).
     public var mouthOpenIncrease = 0.14
+    /// An open mouth answers its prompt on a head turned less than this many degrees from the
+    /// baseline: people turn a little as they open their mouth, and the landmarks of a mouth
+    /// turned further are not trusted.
+    public var mouthTurnDegrees = 11.875
     /// How far speech opens the mouth: the scale for an open mouth nobody asked for, for the
     /// neutral zone, and for a face resting or facing the camera.
     public var mouthSpeechIncrease = 0.2
@@ -68,6 +72,9 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
         thresholds.coMotionTurnDegrees = 27
         thresholds.coMotionNodDegrees = 22.5
         thresholds.mouthOpenIncrease = 0.16
+        // The mesh reads a turned mouth in 3D: real people's openings made with a turn of 13-20
+        // degrees by its reading count.
+        thresholds.mouthTurnDegrees = 20
         thresholds.mouthSpeechIncrease = 0.23
         return thresholds
     }
@@ -76,7 +83,7 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, mouthSpeechIncrease,
+        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, mouthTurnDegrees, mouthSpeechIncrease,
              turnDegrees, shakeDegrees, nodDegrees, neutralDegrees, minimumReactionMs, unsolicitedMargin, coMotionTurnDegrees, coMotionNodDegrees,
              coMotionMouthMargin
     }
@@ -93,6 +100,7 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
         eyeDetailOpenRatio = try value(.eyeDetailOpenRatio, d.eyeDetailOpenRatio)
         eyeDetailMinimumSharpness = try value(.eyeDetailMinimumSharpness, d.eyeDetailMinimumSharpness)
         mouthOpenIncrease = try value(.mouthOpenIncrease, d.mouthOpenIncrease)
+        mouthTurnDegrees = try value(.mouthTurnDegrees, d.mouthTurnDegrees)
         mouthSpeechIncrease = try value(.mouthSpeechIncrease, d.mouthSpeechIncrease)
         turnDegrees = try value(.turnDegrees, d.turnDegrees)
         shakeDegrees = try value(.shakeDegrees, d.shakeDegrees)

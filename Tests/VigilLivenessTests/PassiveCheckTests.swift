@@ -74,13 +74,18 @@ import VigilFace
 
     // MARK: 3D consistency
 
-    /// The 68-point mean face written by scripts/setup (x right, y down, z toward the camera).
+    /// The mesh's canonical face written by scripts/setup at its 68-point-scheme points, as the
+    /// check sees them (x right, y down, z toward the camera), about two units wide.
     static func meanFace() throws -> [SIMD3<Double>] {
-        let url = FaceModels.defaultDirectory.appendingPathComponent(FaceModels.meanFaceFile)
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
+        let url = FaceModels.defaultDirectory.appendingPathComponent(FaceModels.canonicalFaceFile)
+        let points = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
             let v = line.split(separator: " ").compactMap { Double($0) }
-            return SIMD3(v[0], v[1], v[2])
+            return SIMD3(v[0], -v[1], v[2])
         }
+        let face = MeshLandmarks.ibugIndices.map { points[$0] }
+        let centre = face.reduce(SIMD3<Double>(), +) / Double(face.count)
+        let halfWidth = face.map { abs($0.x - centre.x) }.max() ?? 1
+        return face.map { ($0 - centre) / halfWidth }
     }
 
     static func face(_ landmarks: [Point2D], yaw: Double) -> FaceObservation {
