@@ -74,15 +74,11 @@ import VigilFace
 
     // MARK: 3D consistency
 
-    /// The mesh's canonical face written by scripts/setup at its 68-point-scheme points, as the
-    /// check sees them (x right, y down, z toward the camera), about two units wide.
-    static func meanFace() throws -> [SIMD3<Double>] {
-        let url = FaceModels.defaultDirectory.appendingPathComponent(FaceModels.canonicalFaceFile)
-        let points = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
-            let v = line.split(separator: " ").compactMap { Double($0) }
-            return SIMD3(v[0], -v[1], v[2])
-        }
-        let face = MeshLandmarks.ibugIndices.map { points[$0] }
+    /// The 3D face the analyzer reads pose with (the mesh's canonical face at its 68-point-scheme
+    /// points), in the frame these projections use (x right, y down, z toward the camera), about
+    /// two units wide.
+    static let meanFace = Result { () throws(ModelError) -> [SIMD3<Double>] in
+        let face = try FaceModels(landmarks: .mesh).meanFace.map { SIMD3($0.x, $0.y, -$0.z) }
         let centre = face.reduce(SIMD3<Double>(), +) / Double(face.count)
         let halfWidth = face.map { abs($0.x - centre.x) }.max() ?? 1
         return face.map { ($0 - centre) / halfWidth }
@@ -117,7 +113,7 @@ import VigilFace
     }
 
     @Test func aTurningHeadIsNotPlanarButATurningCardIs() throws {
-        let model = try Self.meanFace()
+        let model = try Self.meanFace.get()
         var noise = PlanGenerator.seeded(11)
         var head = PlanarMotionCheck(), card = PlanarMotionCheck()
         for yaw in stride(from: 0.0, through: 30, by: 3) {
@@ -129,7 +125,7 @@ import VigilFace
     }
 
     @Test func withoutHeadRotationTheCheckIsInconclusive() throws {
-        let model = try Self.meanFace()
+        let model = try Self.meanFace.get()
         var noise = PlanGenerator.seeded(3)
         var check = PlanarMotionCheck()
         for _ in 0..<10 { check.observe(Self.face(Self.card(model, yaw: 0, noise: &noise), yaw: 1)) }
