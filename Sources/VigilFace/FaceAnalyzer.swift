@@ -57,6 +57,8 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     private let poseEstimator: HeadPoseEstimator
     /// MediaPipe's mesh, when the models name it for landmarks (this analyzer's own copy).
     private let mesh: FaceMesh?
+    /// MediaPipe's short-range detector, which finds camera faces for the mesh (with the mesh only).
+    private let blazeFace: BlazeFaceDetector?
     /// Head pose from the mesh's face points (not its irises) and its canonical face.
     private let meshPoseEstimator: HeadPoseEstimator?
     private static let detectorWindow = 80.0
@@ -70,6 +72,7 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
         }
         do {
             mesh = models.landmarkModel == .mesh ? try FaceMesh(directory: models.directory) : nil
+            blazeFace = models.landmarkModel == .mesh ? try BlazeFaceDetector(directory: models.directory) : nil
         } catch {
             vf_detector_destroy(detector)
             vf_encoder_destroy(encoder)
@@ -92,7 +95,15 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     /// the short side (the options' value unless given).
     public func detect(in image: Image, minFaceFraction: Double?) -> [FaceObservation] {
         let shortSide = Double(min(image.width, image.height))
-        let scale = min(1, Self.detectorWindow / max(1, (minFaceFraction ?? options.minFaceFraction) * shortSide))
+        let fraction = minFaceFraction ?? options.minFaceFraction
+        if let blazeFace, fraction >= Self.blazeFaceSmallestFraction {
+            let smallest = Self.blazeFaceBoxRatio * fraction * shortSide
+            return ((try? blazeFace.detect(in: image)) ?? [])
+                .filter { max($0.box.width, $0.box.height) >= smallest }
+                .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0, meshRegion: $0.meshRegion) }
+                .sorted { $0.box.area > $1.box.area }
+        }
+        let scale = min(1, Self.detectorWindow / max(1, fraction * shortSide))
         return runDetector(on: image.grayscale(scale: scale), minScore: options.minScore)
             .sorted { $0.box.area > $1.box.area }
             .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
@@ -101,6 +112,12 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     /// A detection around `previous` only: the best-scoring face in a region `spread` times its
     /// box, searched at about 100 pixels a face (a fraction of a full detection's cost), or nil.
     public func redetect(in image: Image, near previous: FaceObservation, spread: Double) -> FaceObservation? {
+        if let blazeFace {
+            let detections = (try? blazeFace.detect(in: image, area: previous.box.scaled(by: spread))) ?? []
+            return detections.lazy
+                .compactMap { self.observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0, meshRegion: $0.meshRegion) }
+                .first { $0.box.overlap(with: previous.box) >= 0.3 }
+        }
         let scale = min(1, 100 / max(previous.box.width, 1))
         let candidates = runDetector(on: image.grayscale(region: previous.box.scaled(by: spread), scale: scale), minScore: options.minScoreNearFace)
         guard let best = candidates.filter({ $0.box.overlap(with: previous.box) >= 0.3 }).max(by: { $0.score < $1.score })
@@ -170,6 +187,14 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     /// The 68-point scheme's points in the order of dlib's 5-point scheme (checked against
     /// dlib's 5-point predictor on a fixture portrait: each within 2.3 pixels).
     static let fivePointScheme = [45, 42, 36, 39, 33]
+
+    /// Below this smallest face (a fraction of the short side) detection runs dlib's HOG instead
+    /// of the short-range detector, whose input of 128 pixels a side holds such faces too small.
+    static let blazeFaceSmallestFraction = 0.2
+
+    /// The short-range detector's box side against the side of the box HOG draws on the same
+    /// face, so that `minFaceFraction` keeps the same faces with either.
+    static let blazeFaceBoxRatio = 1.0
 
     /// Below this presence the mesh says its region holds no face.
     static let meshPresence = 0.5
@@ -281,9 +306,16 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
 
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
                          source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
-                         mesh found: MeshLandmarks? = nil) -> FaceObservation? {
+                         mesh found: MeshLandmarks? = nil, meshRegion: FaceRegion? = nil) -> FaceObservation? {
         var found = found, meshBox: Rect?
-        if landmarks == nil, found == nil, let mesh {
+        if landmarks == nil, found == nil, let mesh, let meshRegion {
+            // The short-range detector's region is the crop the mesh was trained on: one reading.
+            guard let reading = try? mesh.landmarks(in: image, region: meshRegion), reading.presence >= Self.meshPresence else {
+                return nil
+            }
+            found = reading
+            meshBox = Self.canonicalBox(for: reading.ibug68)
+        } else if landmarks == nil, found == nil, let mesh {
             // A detector's box: the mesh read in it, then in the region its points call for. A
             // box the mesh finds no face in is none (a detector's false alarm). The face's box is
             // the one the detector draws on average for those points: its own boxes come in
