@@ -3,14 +3,15 @@ import VigilCore
 
 /// Tunable parts of detection and tracking.
 public struct DetectionOptions: Sendable, Hashable {
-    /// Smallest face to find, as a fraction of the image's shorter side. Detection runs on a copy
-    /// downscaled so that such a face just fills the detector's 80-pixel window.
+    /// Smallest face to find, as a fraction of the image's shorter side. With the mesh, faces of
+    /// a fifth or more are found by MediaPipe's short-range detector, smaller ones by HOG; HOG
+    /// runs on a copy downscaled so that such a face just fills its 80-pixel window.
     public var minFaceFraction: Double
-    /// Detections scoring below this are dropped (HOG finds weak false positives near 0).
+    /// HOG detections scoring below this are dropped (HOG finds weak false positives near 0).
     public var minScore: Double
-    /// A search around a face being followed keeps detections down to this score: a head turned
-    /// past what the frontal detector scores well still scores there, and a false positive must
-    /// also overlap where the face just was.
+    /// A HOG search around a face being followed keeps detections down to this score: a head
+    /// turned past what the frontal detector scores well still scores there, and a false
+    /// positive must also overlap where the face just was.
     public var minScoreNearFace: Double
     /// Tracking re-anchors on a detection around the face every this many frames.
     public var redetectInterval: Int
@@ -342,6 +343,7 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
             quality: quality, color: FaceQualityMeter.color(image, box: box),
             placement: FaceGeometry.placement(box: box, landmarks: landmarks, width: image.width, height: image.height),
             source: source, framesSinceDetection: framesSinceDetection, anchor: anchor,
-            eyeDetail: EyeDetailMeter.measure(image, landmarks: landmarks, faceContrast: quality.contrast), meshRegion: found?.nextRegion)
+            eyeDetail: EyeDetailMeter.measure(image, landmarks: landmarks, faceContrast: quality.contrast), meshRegion: found?.nextRegion,
+            surface: found?.surface)
     }
 }

@@ -4,7 +4,7 @@ import VigilCore
 public struct FaceObservation: Codable, Hashable, Sendable {
     /// How the face was found in this frame.
     public enum Source: String, Codable, Sendable {
-        /// Found by the HOG detector.
+        /// Found by a detector (MediaPipe's short-range detector, or dlib's HOG).
         case detected
         /// Followed from the previous frame's face region without a detection.
         case tracked
@@ -45,13 +45,16 @@ public struct FaceObservation: Codable, Hashable, Sendable {
     public var trustedRoll: Double?
     /// Where the face mesh reads this face in the next frame (nil with the 68-point predictor).
     public var meshRegion: FaceRegion?
+    /// The mesh's points spread over the face (`MeshLandmarks.surfaceIndices`; nil with the
+    /// 68-point predictor).
+    public var surface: [Point2D]?
     /// Whether this is a doubtful track (`trustedRoll`).
     public var isDoubtful: Bool { trustedRoll != nil }
 
     /// Creates an observation (the analyzer does this; tests and synthetic sources may too).
     public init(box: Rect, score: Double, landmarks: [Point2D], pose: HeadPose, eyes: EyeOpenness, mouth: Double,
                 quality: FaceQuality, color: FaceColor, placement: FacePlacement, source: Source, framesSinceDetection: Int, anchor: Rect,
-                eyeDetail: EyeDetail? = nil, trustedRoll: Double? = nil, meshRegion: FaceRegion? = nil) {
+                eyeDetail: EyeDetail? = nil, trustedRoll: Double? = nil, meshRegion: FaceRegion? = nil, surface: [Point2D]? = nil) {
         self.box = box
         self.score = score
         self.landmarks = landmarks
@@ -67,6 +70,7 @@ public struct FaceObservation: Codable, Hashable, Sendable {
         self.eyeDetail = eyeDetail
         self.trustedRoll = trustedRoll
         self.meshRegion = meshRegion
+        self.surface = surface
     }
 }
 

@@ -3,7 +3,9 @@ import VigilFace
 
 /// 3D consistency: while the head turns or nods, a real face's landmarks cannot be mapped onto
 /// the neutral frame's by one planar homography (the nose moves against the cheeks); a photo or a
-/// screen moved in front of the camera can. Scores the best homography's residual.
+/// screen moved in front of the camera can. Scores the best homography's residual, on the mesh's
+/// points spread over the face (`FaceObservation.surface`) where both frames have them, else on
+/// the 68 landmarks.
 public struct PlanarMotionCheck: Codable, Sendable {
     /// Head rotation (degrees from the neutral frame) from which a frame is evidence.
     public var minRotation = 12.0
@@ -12,6 +14,8 @@ public struct PlanarMotionCheck: Codable, Sendable {
 
     private struct Reference: Codable, Sendable {
         let landmarks: [Point2D], yaw: Double, pitch: Double
+        /// Optional: references stored before the surface was kept decode without it.
+        let surface: [Point2D]?
     }
 
     private var reference: Reference?
@@ -26,14 +30,19 @@ public struct PlanarMotionCheck: Codable, Sendable {
         guard face.landmarks.count == 68 else { return }
         guard let reference else {
             if abs(face.pose.yaw) < 10 && abs(face.pose.pitch) < 10 {
-                self.reference = Reference(landmarks: face.landmarks, yaw: face.pose.yaw, pitch: face.pose.pitch)
+                self.reference = Reference(landmarks: face.landmarks, yaw: face.pose.yaw, pitch: face.pose.pitch, surface: face.surface)
             }
             return
         }
         let rotation = max(abs(face.pose.yaw - reference.yaw), abs(face.pose.pitch - reference.pitch))
         guard rotation >= minRotation else { return }
         evidenceFrames += 1
-        largestResidual = max(largestResidual, Self.residual(from: reference.landmarks, to: face.landmarks))
+        let residual = if let from = reference.surface, let to = face.surface, from.count == to.count {
+            Self.residual(from: from, to: to, interocular: Self.interocular(face.landmarks))
+        } else {
+            Self.residual(from: reference.landmarks, to: face.landmarks, interocular: Self.interocular(face.landmarks))
+        }
+        largestResidual = max(largestResidual, residual)
     }
 
     /// The verdict so far; without head rotation there is no evidence either way.
@@ -46,18 +55,21 @@ public struct PlanarMotionCheck: Codable, Sendable {
         return CheckResult(passed: true, score: score)
     }
 
-    /// RMS reprojection error of the least-squares homography from `a` to `b`, in inter-ocular
-    /// distances of `b`.
-    static func residual(from a: [Point2D], to b: [Point2D]) -> Double {
-        guard let h = Homography.fit(from: a, to: b) else { return 0 }
+    /// RMS reprojection error of the least-squares homography from `a` to `b`, in `interocular`
+    /// distances.
+    static func residual(from a: [Point2D], to b: [Point2D], interocular: Double) -> Double {
+        guard interocular > 0, let h = Homography.fit(from: a, to: b) else { return 0 }
         var sum = 0.0
         for (p, q) in zip(a, b) { sum += h.apply(p).distance(to: q) * h.apply(p).distance(to: q) }
-        let rms = (sum / Double(a.count)).squareRoot()
+        return (sum / Double(a.count)).squareRoot() / interocular
+    }
+
+    /// Distance between the eyes' centres of 68 landmarks.
+    static func interocular(_ landmarks: [Point2D]) -> Double {
         let eye = { (r: ClosedRange<Int>) in
-            Point2D(x: r.map { b[$0].x }.reduce(0, +) / 6, y: r.map { b[$0].y }.reduce(0, +) / 6)
+            Point2D(x: r.map { landmarks[$0].x }.reduce(0, +) / 6, y: r.map { landmarks[$0].y }.reduce(0, +) / 6)
         }
-        let iod = eye(36...41).distance(to: eye(42...47))
-        return iod > 0 ? rms / iod : 0
+        return eye(36...41).distance(to: eye(42...47))
     }
 }
 

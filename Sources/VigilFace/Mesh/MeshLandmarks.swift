@@ -37,6 +37,22 @@ public struct MeshLandmarks: Sendable {
         78, 82, 13, 312, 308, 317, 14, 87,                                                // inner lips 60-67
     ]
 
+    /// 120 mesh points spread evenly over the face's surface, for measures that want the shape
+    /// of the whole face rather than its contours (the planar-motion check): chosen on the
+    /// canonical face seen from the front by farthest-point sampling from the nose tip, so that
+    /// none lies more than about 1 cm from another (nose, cheeks, forehead, chin and the oval).
+    public static let surfaceIndices: [Int] = [
+        1, 9, 10, 12, 21, 28, 42, 50, 52, 54, 57, 58, 66, 67, 68, 69, 70, 84, 93, 103, 104, 106, 107, 108,
+        109, 111, 118, 119, 123, 127, 132, 136, 142, 143, 149, 150, 151, 152, 162, 163, 164, 165, 171, 172,
+        176, 187, 188, 192, 193, 194, 195, 200, 205, 206, 210, 211, 213, 214, 216, 217, 225, 226, 232, 234,
+        235, 251, 272, 280, 282, 284, 287, 288, 296, 297, 298, 299, 300, 314, 323, 332, 333, 335, 336, 337,
+        338, 340, 347, 348, 351, 352, 356, 361, 365, 371, 372, 378, 379, 385, 389, 390, 391, 396, 397, 411,
+        416, 418, 425, 426, 430, 431, 433, 434, 436, 437, 441, 445, 446, 452, 454, 455,
+    ]
+
+    /// The mesh's points at `surfaceIndices`.
+    public var surface: [Point2D] { Self.surfaceIndices.map(point) }
+
     /// The mesh's points in the 68-point scheme (`ibugIndices`).
     public var ibug68: [Point2D] { Self.ibugIndices.map(point) }
 
