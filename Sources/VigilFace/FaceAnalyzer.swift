@@ -98,7 +98,7 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
         let shortSide = Double(min(image.width, image.height))
         let fraction = minFaceFraction ?? options.minFaceFraction
         if let blazeFace, fraction >= Self.blazeFaceSmallestFraction {
-            let smallest = Self.blazeFaceBoxRatio * fraction * shortSide
+            let smallest = Self.blazeFaceSmallestShare * fraction * shortSide
             return ((try? blazeFace.detect(in: image)) ?? [])
                 .filter { max($0.box.width, $0.box.height) >= smallest }
                 .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0, meshRegion: $0.meshRegion) }
@@ -193,9 +193,11 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
     /// of the short-range detector, whose input of 128 pixels a side holds such faces too small.
     static let blazeFaceSmallestFraction = 0.2
 
-    /// The short-range detector's box side against the side of the box HOG draws on the same
-    /// face, so that `minFaceFraction` keeps the same faces with either.
-    static let blazeFaceBoxRatio = 1.0
+    /// The smallest face the short-range detector keeps, as a share of `minFaceFraction`: the
+    /// share HOG reaches at its window's scale (a face whose mesh box was 0.64 of it was found,
+    /// 0.58 was not, measured on a frame of nodding-pigeon's shaking man padded larger), so that
+    /// both keep the same faces. Its boxes are as wide as HOG's within 10%.
+    static let blazeFaceSmallestShare = 0.6
 
     /// Below this presence the mesh says its region holds no face.
     static let meshPresence = 0.5
