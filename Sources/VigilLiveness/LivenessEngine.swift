@@ -32,8 +32,9 @@ public struct LivenessEngine: Codable, Sendable {
     // 1.1: a blink also counts when both eyes lose their detail (EyeDetail); a doubtful
     // track moves no challenge. 2.0: the face mesh's landmarks and pose, thresholds in its degrees.
     // 2.1: a turn or a nod held passes; the mouth is free during an asked head motion; the
-    // mesh's open mouth counts on a head turned up to 20 degrees.
-    public static let version = "2.1"
+    // mesh's open mouth counts on a head turned up to 20 degrees. 2.2: the planar check reads
+    // the mesh's points spread over the face; camera faces come from the short-range detector.
+    public static let version = "2.2"
 
     /// A candidate for the audit image: a frame's timestamp and suitability in [0, 1].
     public struct AuditFrame: Codable, Sendable {

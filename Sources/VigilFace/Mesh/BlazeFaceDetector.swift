@@ -36,12 +36,7 @@ public final class BlazeFaceDetector {
 
     /// Loads the detector from `directory` (default: `FaceModels.defaultDirectory`).
     public init(directory: URL = FaceModels.defaultDirectory) throws(ModelError) {
-        for name in [Self.modelFile, FaceMesh.runtimeFile]
-        where !FileManager.default.isReadableFile(atPath: directory.appendingPathComponent(name).path) {
-            throw .missingFile(name: name, directory: directory.path)
-        }
-        network = try LiteRTModel(library: directory.appendingPathComponent(FaceMesh.runtimeFile),
-                                  model: directory.appendingPathComponent(Self.modelFile))
+        network = try LiteRTModel(modelFile: Self.modelFile, in: directory)
         // One 128x128 RGB image in; for each of its 896 anchors 16 values (box centre and size,
         // then six key points: eyes, nose, mouth, ears) and a score logit out.
         let anchors = Self.anchors(side: 128)

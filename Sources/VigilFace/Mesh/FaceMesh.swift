@@ -20,12 +20,7 @@ public final class FaceMesh {
 
     /// Loads the runtime and the mesh model from `directory` (default: `FaceModels.defaultDirectory`).
     public init(directory: URL = FaceModels.defaultDirectory) throws(ModelError) {
-        for name in [Self.modelFile, Self.runtimeFile]
-        where !FileManager.default.isReadableFile(atPath: directory.appendingPathComponent(name).path) {
-            throw .missingFile(name: name, directory: directory.path)
-        }
-        network = try LiteRTModel(library: directory.appendingPathComponent(Self.runtimeFile),
-                                  model: directory.appendingPathComponent(Self.modelFile))
+        network = try LiteRTModel(modelFile: Self.modelFile, in: directory)
         // One 256x256 RGB image in; the 478 points (x, y, z) and the face's presence out. The
         // presence is the single value shaped as an image (1x1x1x1); the model's other single
         // value (1x1) is not it: it reads 0 on faces and on parts of the background alike.

@@ -39,6 +39,16 @@ final class LiteRTModel {
         outputShapes = outputs.map { shape(vl_litert_model_output_shape, $0) }
     }
 
+    /// Compiles `modelFile` in `directory` with the runtime that set-up places there
+    /// (`FaceMesh.runtimeFile`); a missing file is named in the error.
+    convenience init(modelFile: String, in directory: URL) throws(ModelError) {
+        for name in [modelFile, FaceMesh.runtimeFile]
+        where !FileManager.default.isReadableFile(atPath: directory.appendingPathComponent(name).path) {
+            throw .missingFile(name: name, directory: directory.path)
+        }
+        try self.init(library: directory.appendingPathComponent(FaceMesh.runtimeFile), model: directory.appendingPathComponent(modelFile))
+    }
+
     deinit { vl_litert_model_close(model) }
 
     /// Runs the model on `input` (`inputCount` floats); one array per output.
