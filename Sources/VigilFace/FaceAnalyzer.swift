@@ -110,8 +110,9 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
             .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0) }
     }
 
-    /// A detection around `previous` only: the best-scoring face in a region `spread` times its
-    /// box, searched at about 100 pixels a face (a fraction of a full detection's cost), or nil.
+    /// A detection around `previous` only: the most probable face in a region `spread` times its
+    /// box that overlaps it, or nil. With the mesh the short-range detector searches that region
+    /// alone; HOG searches it at about 100 pixels a face (a fraction of a full detection's cost).
     public func redetect(in image: Image, near previous: FaceObservation, spread: Double) -> FaceObservation? {
         if let blazeFace {
             let detections = (try? blazeFace.detect(in: image, area: previous.box.scaled(by: spread))) ?? []

@@ -37,12 +37,12 @@ public struct PlanarMotionCheck: Codable, Sendable {
         let rotation = max(abs(face.pose.yaw - reference.yaw), abs(face.pose.pitch - reference.pitch))
         guard rotation >= minRotation else { return }
         evidenceFrames += 1
-        let residual = if let from = reference.surface, let to = face.surface, from.count == to.count {
-            Self.residual(from: from, to: to, interocular: Self.interocular(face.landmarks))
+        let (from, to) = if let from = reference.surface, let to = face.surface, from.count == to.count {
+            (from, to)
         } else {
-            Self.residual(from: reference.landmarks, to: face.landmarks, interocular: Self.interocular(face.landmarks))
+            (reference.landmarks, face.landmarks)
         }
-        largestResidual = max(largestResidual, residual)
+        largestResidual = max(largestResidual, Self.residual(from: from, to: to, interocular: Self.interocular(face.landmarks)))
     }
 
     /// The verdict so far; without head rotation there is no evidence either way.
