@@ -101,7 +101,7 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
             let smallest = Self.blazeFaceSmallestShare * fraction * shortSide
             return ((try? blazeFace.detect(in: image)) ?? [])
                 .filter { max($0.box.width, $0.box.height) >= smallest }
-                .compactMap { observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0, meshRegion: $0.meshRegion) }
+                .compactMap { observe(image, $0) }
                 .sorted { $0.box.area > $1.box.area }
         }
         let scale = min(1, Self.detectorWindow / max(1, fraction * shortSide))
@@ -117,7 +117,7 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
         if let blazeFace {
             let detections = (try? blazeFace.detect(in: image, area: previous.box.scaled(by: spread))) ?? []
             return detections.lazy
-                .compactMap { self.observe(image, box: $0.box, score: $0.score, source: .detected, framesSinceDetection: 0, meshRegion: $0.meshRegion) }
+                .compactMap { self.observe(image, $0) }
                 .first { $0.box.overlap(with: previous.box) >= 0.3 }
         }
         let scale = min(1, 100 / max(previous.box.width, 1))
@@ -308,26 +308,25 @@ public final class FaceAnalyzer: FaceAnalyzing, @unchecked Sendable {
         return Rect(x: centre.x - side / 2, y: centre.y + 0.67 * radius - side / 2, width: side, height: side)
     }
 
+    /// A face the short-range detector found, with the mesh read in its region.
+    private func observe(_ image: Image, _ detection: BlazeFaceDetector.Detection) -> FaceObservation? {
+        observe(image, box: detection.box, score: detection.score, source: .detected, framesSinceDetection: 0, meshRegion: detection.meshRegion)
+    }
+
     private func observe(_ image: Image, box: Rect, landmarks: [Point2D]? = nil, score: Double,
                          source: FaceObservation.Source, framesSinceDetection: Int, anchor: Rect? = nil,
                          mesh found: MeshLandmarks? = nil, meshRegion: FaceRegion? = nil) -> FaceObservation? {
         var found = found, meshBox: Rect?
-        if landmarks == nil, found == nil, let mesh, let meshRegion {
-            // The short-range detector's region is the crop the mesh was trained on: one reading.
-            guard let reading = try? mesh.landmarks(in: image, region: meshRegion), reading.presence >= Self.meshPresence else {
-                return nil
-            }
-            found = reading
-            meshBox = Self.canonicalBox(for: reading.ibug68)
-        } else if landmarks == nil, found == nil, let mesh {
-            // A detector's box: the mesh read in it, then in the region its points call for. A
-            // box the mesh finds no face in is none (a detector's false alarm). The face's box is
-            // the one the detector draws on average for those points: its own boxes come in
+        if landmarks == nil, found == nil, let mesh {
+            // A detector's box: the mesh read once in the short-range detector's region (the crop
+            // the mesh was trained on), or in HOG's box and then in the region its points call for.
+            // A box the mesh finds no face in is none (a detector's false alarm). The face's box
+            // is the one the detector draws on average for those points: its own boxes come in
             // pyramid steps and sit higher or lower from one detection to the next, which made a
             // still face's placement flicker across the centring limit.
-            guard let reading = try? mesh.landmarks(in: image, refining: FaceRegion(box: box)), reading.presence >= Self.meshPresence else {
-                return nil
-            }
+            let reading = try? meshRegion.map { region throws(ModelError) in try mesh.landmarks(in: image, region: region) }
+                ?? mesh.landmarks(in: image, refining: FaceRegion(box: box))
+            guard let reading, reading.presence >= Self.meshPresence else { return nil }
             found = reading
             meshBox = Self.canonicalBox(for: reading.ibug68)
         }

@@ -74,18 +74,9 @@ import VigilFace
 
     // MARK: 3D consistency
 
-    /// The 3D face the analyzer reads pose with (the mesh's canonical face at its 68-point-scheme
-    /// points), in the frame these projections use (x right, y down, z toward the camera), about
-    /// two units wide.
-    static let meanFace = Result { () throws(ModelError) -> [SIMD3<Double>] in
-        let face = try FaceModels(landmarks: .mesh).meanFace.map { SIMD3($0.x, $0.y, -$0.z) }
-        let centre = face.reduce(SIMD3<Double>(), +) / Double(face.count)
-        let halfWidth = face.map { abs($0.x - centre.x) }.max() ?? 1
-        return face.map { ($0 - centre) / halfWidth }
-    }
-
-    /// The canonical face's 68-point-scheme points (`meanFace`), then its points spread over the
-    /// surface (`MeshLandmarks.surfaceIndices`), in the same frame.
+    /// The mesh's canonical face at its 68-point-scheme points (`FaceModels.meanFace`), then at
+    /// its points spread over the surface (`MeshLandmarks.surfaceIndices`), in the frame these
+    /// projections use (x right, y down, z toward the camera), the 68 about two units wide.
     static let meshFace = Result { () throws(ModelError) -> [SIMD3<Double>] in
         let models = try FaceModels(landmarks: .mesh)
         guard let canonical = models.canonicalFace?.points else { throw ModelError.missingFile(name: FaceModels.canonicalFaceFile, directory: "") }
@@ -95,6 +86,9 @@ import VigilFace
         let halfWidth = ibug.map { abs($0.x - centre.x) }.max() ?? 1
         return face.map { ($0 - centre) / halfWidth }
     }
+
+    /// The 3D face the analyzer reads pose with: `meshFace`'s 68-point-scheme points.
+    static let meanFace = meshFace.map { Array($0.prefix(68)) }
 
     static func face(_ landmarks: [Point2D], yaw: Double, surface: [Point2D]? = nil) -> FaceObservation {
         FaceObservation(box: Rect(x: 0, y: 0, width: 1, height: 1), score: 1, landmarks: landmarks,
@@ -150,14 +144,15 @@ import VigilFace
             head.observe(Self.face(Array(h.prefix(68)), yaw: yaw, surface: Array(h.dropFirst(68))))
             card.observe(Self.face(Array(c.prefix(68)), yaw: yaw, surface: Array(c.dropFirst(68))))
             guard yaw >= 12 else { continue }
-            func residual(_ from: [Point2D], _ to: [Point2D], _ range: PartialRangeFrom<Int>?) -> Double {
-                let (a, b) = range.map { (Array(from[$0]), Array(to[$0])) } ?? (Array(from.prefix(68)), Array(to.prefix(68)))
-                return PlanarMotionCheck.residual(from: a, to: b, interocular: PlanarMotionCheck.interocular(Array(to.prefix(68))))
+            // The residual on the 68 points, then on the surface points.
+            func bothResiduals(_ from: [Point2D], _ to: [Point2D]) -> (Double, Double) {
+                let interocular = PlanarMotionCheck.interocular(Array(to.prefix(68)))
+                return (PlanarMotionCheck.residual(from: Array(from.prefix(68)), to: Array(to.prefix(68)), interocular: interocular),
+                        PlanarMotionCheck.residual(from: Array(from.dropFirst(68)), to: Array(to.dropFirst(68)), interocular: interocular))
             }
-            residuals.head68 = max(residuals.head68, residual(frontHead, h, nil))
-            residuals.headSurface = max(residuals.headSurface, residual(frontHead, h, 68...))
-            residuals.card68 = max(residuals.card68, residual(frontCard, c, nil))
-            residuals.cardSurface = max(residuals.cardSurface, residual(frontCard, c, 68...))
+            let (head68, headSurface) = bothResiduals(frontHead, h), (card68, cardSurface) = bothResiduals(frontCard, c)
+            residuals = (max(residuals.head68, head68), max(residuals.headSurface, headSurface),
+                         max(residuals.card68, card68), max(residuals.cardSurface, cardSurface))
         }
         #expect(head.result.passed, "\(head.result)")
         #expect(!card.result.passed && card.result.reason == "planar_motion", "\(card.result)")
