@@ -73,6 +73,9 @@ public struct ChallengeTracker: Codable, Sendable {
     /// A turn or a nod held past its threshold this long passes without coming back (ms): the
     /// prompt says "turn", and people told to turn often hold it until they see it counted.
     public static let heldMotionMs = 600
+    /// Eyes that dipped without reading shut must open again within this long (ms) to count as
+    /// a blink: a blink lasts 100-400 ms, eyes relaxing from a wide-eyed look stay down.
+    public static let dipReopenMs = 400
 
     /// The challenges, in order, with their outcomes.
     public private(set) var challenges: [ChallengeRecord]
@@ -119,6 +122,8 @@ public struct ChallengeTracker: Codable, Sendable {
         var blinkIgnoredUntilOpen = false
         /// The eyes' landmark openness on the last frame before a blink shut them.
         var openEyes: Double?
+        /// When the eyes dipped (`MotionThresholds.eyesDipRatio`) without reading shut.
+        var dippedAtMs: Int?
         /// The furthest a turn or a nod went, in degrees toward its extreme.
         var furthest: Double?
         /// Since when a turn or a nod has stayed past its threshold.
@@ -331,12 +336,25 @@ public struct ChallengeTracker: Codable, Sendable {
         let done: Bool
         switch kind {
         case .blink:
-            if signal.eyesShut { phase.reachedExtreme = true }
+            if signal.eyesShut {
+                phase.reachedExtreme = true
+                phase.dippedAtMs = nil
+            } else if !phase.reachedExtreme, let open = phase.openEyes, signal.eyes < open * thresholds.eyesDipRatio {
+                // Dipped from the frame before: a blink caught half shut between frames.
+                phase.reachedExtreme = true
+                phase.dippedAtMs = timestampMs
+            }
             // Open again as wide as just before the blink, when that was less than the baseline:
             // a baseline taken wide-eyed (brows raised at the camera) is not where relaxed eyes
             // come back to.
             if !phase.reachedExtreme { phase.openEyes = signal.eyes }
             done = phase.reachedExtreme && signal.eyesReopened(to: phase.openEyes)
+            // A dip that stays was the eyes relaxing, not a blink: their new level is the open one.
+            if !done, let dipped = phase.dippedAtMs, timestampMs - dipped > Self.dipReopenMs {
+                phase.reachedExtreme = false
+                phase.dippedAtMs = nil
+                phase.openEyes = signal.eyes
+            }
         case .mouthOpen:
             done = signal.extremes.contains(.mouthOpen)
         case .turnLeft, .turnRight, .nod:

@@ -34,7 +34,8 @@ public struct LivenessEngine: Codable, Sendable {
     // 2.1: a turn or a nod held passes; the mouth is free during an asked head motion; the
     // mesh's open mouth counts on a head turned up to 20 degrees. 2.2: the planar check reads
     // the mesh's points spread over the face; camera faces come from the short-range detector.
-    public static let version = "2.2"
+    // 2.3: a blink counts from eyes dipped against the frame before.
+    public static let version = "2.3"
 
     /// A candidate for the audit image: a frame's timestamp and suitability in [0, 1].
     public struct AuditFrame: Codable, Sendable {

@@ -6,6 +6,11 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public var eyesClosedRatio = 0.72
     /// Eyes count as open again above this fraction.
     public var eyesOpenRatio = 0.85
+    /// While a blink is asked for, eyes count as shut too when they fall below this fraction of
+    /// the frame before and open again within `ChallengeTracker.dipReopenMs`: at 5 or 10 frames
+    /// a second a quick blink's shut frames often fall between two, and the frame caught is half
+    /// shut (real blinks read 0.73-0.83 of the frame before).
+    public var eyesDipRatio = 0.8
     /// Eyes count as shut by their look too when each eye's detail (`EyeDetail`) falls below
     /// this fraction of its baseline: on some faces the eye landmarks barely close.
     public var eyeDetailShutRatio = 0.75
@@ -83,7 +88,7 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case eyesClosedRatio, eyesOpenRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, mouthTurnDegrees, mouthSpeechIncrease,
+        case eyesClosedRatio, eyesOpenRatio, eyesDipRatio, eyeDetailShutRatio, eyeDetailOpenRatio, eyeDetailMinimumSharpness, mouthOpenIncrease, mouthTurnDegrees, mouthSpeechIncrease,
              turnDegrees, shakeDegrees, nodDegrees, neutralDegrees, minimumReactionMs, unsolicitedMargin, coMotionTurnDegrees, coMotionNodDegrees,
              coMotionMouthMargin
     }
@@ -96,6 +101,7 @@ public struct MotionThresholds: Codable, Sendable, Hashable {
         let d = Self.standard
         eyesClosedRatio = try value(.eyesClosedRatio, d.eyesClosedRatio)
         eyesOpenRatio = try value(.eyesOpenRatio, d.eyesOpenRatio)
+        eyesDipRatio = try value(.eyesDipRatio, d.eyesDipRatio)
         eyeDetailShutRatio = try value(.eyeDetailShutRatio, d.eyeDetailShutRatio)
         eyeDetailOpenRatio = try value(.eyeDetailOpenRatio, d.eyeDetailOpenRatio)
         eyeDetailMinimumSharpness = try value(.eyeDetailMinimumSharpness, d.eyeDetailMinimumSharpness)

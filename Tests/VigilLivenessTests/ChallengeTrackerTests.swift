@@ -314,6 +314,27 @@ struct Session {
         #expect(run(reopenTo: 0.55) == .active)
     }
 
+    /// At 5 frames a second a quick blink's shut frames fall between two: the frame caught reads
+    /// 0.75 of the one before and the next is open again. That is a blink. A dip of 15% is not,
+    /// nor are eyes that settle at the lower level (relaxing from a wide-eyed look), after which
+    /// a blink still counts.
+    @Test func aBlinkCaughtHalfShutBetweenFramesPassesAndEyesThatSettleLowerDoNot() {
+        func run(_ levels: [Double]) -> ChallengeState {
+            var session = Session([.blink], intervalMs: 200)
+            session.waitForPrompt(person)
+            for level in levels {
+                var face = person
+                face.eyes = person.eyes * level
+                session.feed(face)
+            }
+            return session.tracker.challenges[0].state
+        }
+        #expect(run([1, 0.75, 1, 1]) == .passed)
+        #expect(run([1, 0.85, 1, 1]) == .active)
+        #expect(run([1, 0.75, 0.75, 0.75, 0.75]) == .active)
+        #expect(run([1, 0.75, 0.75, 0.75, 0.75, 0.3, 0.75]) == .passed)
+    }
+
     /// A face whose eye landmarks barely close (to 80% of open, above the 72% the landmark rule
     /// wants) while both eyes plainly lose their detail, as on some real faces.
     static func barelyClosing(_ person: Subject, detail: (left: Double, right: Double), sharpness: Double = 300) -> Subject {
