@@ -41,6 +41,31 @@ public enum TestPostgres {
         }
     }
 
+    /// Opens a transaction on the database of `settings` that holds a snapshot, as a query
+    /// running at that moment does, and ends it `seconds` later on another thread.
+    public static func holdSnapshot(_ settings: String, for seconds: Double) throws {
+        guard let connection = PQconnectdb(settings) else { throw Unavailable(description: "libpq: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            defer { PQfinish(connection) }
+            throw Unavailable(description: String(cString: PQerrorMessage(connection)))
+        }
+        PQclear(PQexec(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ"))
+        PQclear(PQexec(connection, "SELECT 1"))
+        let held = HeldConnection(connection)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            PQclear(PQexec(held.connection, "COMMIT"))
+            PQfinish(held.connection)
+        }
+    }
+
+    /// A libpq connection handed to the one thread that ends it.
+    // @unchecked: only the thread it is handed to uses the connection.
+    private final class HeldConnection: @unchecked Sendable {
+        let connection: OpaquePointer
+        init(_ connection: OpaquePointer) { self.connection = connection }
+    }
+
     private static func serverSettings() throws -> String {
         guard let server else {
             throw Unavailable(description: "VIGIL_TEST_POSTGRES is not set: run the tests through scripts/test, which starts PostgreSQL")

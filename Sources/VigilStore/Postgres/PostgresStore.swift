@@ -41,7 +41,8 @@ final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         try writing(body)
     }
 
-    /// `VACUUM FULL` rewrites the tables of photos, faces and sessions' keys into new files and
+    /// Once no older snapshot can see what was deleted (`waitForOlderSnapshots`), `VACUUM FULL`
+    /// rewrites the tables of photos, faces and sessions' keys into new files and
     /// drops the old ones (a plain `VACUUM` frees a deleted row's space but leaves its bytes there
     /// until they are written over); plain `VACUUM` prunes the old versions of sessions' and
     /// webhooks' rows (rewriting those would stop every capture while it runs; a session's old
@@ -52,6 +53,7 @@ final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// `pg_checkpoint`: without, the log is left as it is and this answers false.
     func reclaim() throws(StoreError) -> Bool {
         try writing { c in
+            try Self.waitForOlderSnapshots(on: c)
             try c.execute("VACUUM FULL audit_images, document_images, reference_faces, session_keys")
             try c.execute("VACUUM sessions, webhook_outbox")
             do {
@@ -62,6 +64,27 @@ final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             } catch StoreError.query(let message) where message.contains("permission") || message.contains("must be superuser") {
                 return false
             }
+        }
+    }
+
+    /// How long `reclaim` waits for other connections' older snapshots (s).
+    static let snapshotWaitSeconds = 5.0
+
+    /// Waits, up to `snapshotWaitSeconds`, until no other client of this database holds a
+    /// snapshot taken before now: `VACUUM FULL` copies a deleted row such a snapshot may still
+    /// see into the new file, photo and all (a background task's query running at the moment
+    /// of an erase left the photo there until the next reclaim).
+    private static func waitForOlderSnapshots(on c: any SQLConnection) throws {
+        guard let now = try c.query("SELECT txid_snapshot_xmax(txid_current_snapshot())").first?.first?.int else { return }
+        // A snapshot's xmin older than `now` is one whose age exceeds the transactions since.
+        let older = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+              AND backend_xmin IS NOT NULL AND age(backend_xmin) > txid_snapshot_xmax(txid_current_snapshot()) - ?1
+            """
+        let deadline = Date().addingTimeInterval(snapshotWaitSeconds)
+        while try c.query(older, [.integer(Int64(now))]).first?.first?.int ?? 0 > 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
         }
     }
 
