@@ -44,13 +44,14 @@ public enum TestPostgres {
     /// Opens a transaction on the database of `settings` that holds a snapshot, as a query
     /// running at that moment does, and ends it `seconds` later on another thread.
     public static func holdSnapshot(_ settings: String, for seconds: Double) throws {
-        guard let connection = PQconnectdb(settings) else { throw Unavailable(description: "libpq: out of memory") }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            defer { PQfinish(connection) }
-            throw Unavailable(description: String(cString: PQerrorMessage(connection)))
+        let connection = try connect(settings)
+        do {
+            try run("BEGIN ISOLATION LEVEL REPEATABLE READ", on: connection)
+            try run("SELECT 1", on: connection)
+        } catch {
+            PQfinish(connection)
+            throw error
         }
-        PQclear(PQexec(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ"))
-        PQclear(PQexec(connection, "SELECT 1"))
         let held = HeldConnection(connection)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: seconds)
@@ -76,9 +77,24 @@ public enum TestPostgres {
     /// Runs `sql` on the server's maintenance database; the first column of its rows.
     @discardableResult
     private static func administer(_ sql: String) throws -> [String] {
-        guard let connection = PQconnectdb("\(try serverSettings()) dbname=postgres") else { throw Unavailable(description: "libpq: out of memory") }
+        let connection = try connect("\(try serverSettings()) dbname=postgres")
         defer { PQfinish(connection) }
-        guard PQstatus(connection) == CONNECTION_OK else { throw Unavailable(description: String(cString: PQerrorMessage(connection))) }
+        return try run(sql, on: connection)
+    }
+
+    /// A connection with `settings`, which the caller finishes.
+    private static func connect(_ settings: String) throws -> OpaquePointer {
+        guard let connection = PQconnectdb(settings) else { throw Unavailable(description: "libpq: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            defer { PQfinish(connection) }
+            throw Unavailable(description: String(cString: PQerrorMessage(connection)))
+        }
+        return connection
+    }
+
+    /// Runs `sql` on `connection`; the first column of its rows.
+    @discardableResult
+    private static func run(_ sql: String, on connection: OpaquePointer) throws -> [String] {
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         guard [PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(result)) else {
